@@ -1,0 +1,133 @@
+"""The `cardavia` command: one entry point, one subcommand per job.
+
+Subcommands import their layers lazily, so `cardavia replay` never loads the
+server and a broken optional dependency only breaks the command that needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from cardavia import __version__
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from cardavia.bots.match import play_match
+    from cardavia.bots.random_bot import RandomBot
+    from cardavia.games.records import Seat, dumps, make_record
+    from cardavia.games.registry import get_game
+
+    game = get_game(args.game)
+    out = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
+    wins = [0] * game.players
+    draws = 0
+    totals = [0] * game.players
+    try:
+        for number in range(args.games):
+            seed = f"{args.seed}/{number}"
+            bots = [RandomBot(f"{seed}/seat{s}") for s in range(game.players)]
+            state = play_match(game, bots, seed)
+            result = state.result
+            assert result is not None
+            if result.winner is None:
+                draws += 1
+            else:
+                wins[result.winner] += 1
+            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+            scores = "-".join(str(s) for s in result.scores)
+            winner = "draw" if result.winner is None else f"seat {result.winner} wins"
+            print(f"game {number + 1}: {scores} {winner} ({result.reason}, {len(state.log)} deals)")
+            if out:
+                seats = [Seat(f"random-{s}", "bot", "random") for s in range(game.players)]
+                out.write(dumps(make_record(state, seats=seats, seed=seed)) + "\n")
+    finally:
+        if out:
+            out.close()
+    n = max(args.games, 1)
+    print(
+        f"{game.name}: {args.games} games, wins by seat {wins}, draws {draws}, "
+        f"mean score {[round(t / n, 2) for t in totals]}"
+    )
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from cardavia.games.records import read_lines, replay
+
+    path = Path(args.file)
+    bad = checked = 0
+    try:
+        handle = path.open(encoding="utf-8") if args.file != "-" else sys.stdin
+    except OSError as exc:
+        print(f"cardavia replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with handle:
+        for number, record in read_lines(handle):
+            checked += 1
+            if isinstance(record, str):
+                report_problems = [record]
+                summary = ""
+            else:
+                report = replay(record)
+                report_problems = report.problems
+                result = report.result or {}
+                summary = f"{report.game} {result.get('scores')} winner {result.get('winner')}"
+            if report_problems:
+                bad += 1
+                for problem in report_problems:
+                    print(f"line {number}: MISMATCH {problem}")
+            elif not args.quiet:
+                print(f"line {number}: ok {summary}")
+    print(f"{checked} records, {checked - bad} replay exactly, {bad} with mismatches")
+    return 1 if bad or not checked else 0
+
+
+def _decks(args: argparse.Namespace) -> int:
+    from cardavia.games.traditions import catalogue
+
+    for item in catalogue(args.lang):
+        print(f"{item['id']:<14} {item['cards']:>2} cards  {item['name']} — {item['description']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardavia", description="Cardavia card-game server and tools.")
+    parser.add_argument("--version", action="version", version=f"cardavia {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    games = ["scopa", "briscola", "schnapsen", "doudizhu"]
+    p = sub.add_parser("selfplay", help="play games between random players and print the results")
+    p.add_argument("--game", required=True, choices=games)
+    p.add_argument("--games", type=int, default=10, help="how many matches (default 10)")
+    p.add_argument("--seed", default="0", help="match seed; the same seed gives the same output")
+    p.add_argument("--record", metavar="FILE", help="write one record per match (JSON Lines)")
+    p.set_defaults(run=_selfplay)
+
+    p = sub.add_parser("replay", help="replay game records and report any mismatch")
+    p.add_argument("file", help="a JSON Lines file of records, or - for standard input")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only mismatches and the summary")
+    p.set_defaults(run=_replay)
+
+    p = sub.add_parser("decks", help="list the deck traditions")
+    p.add_argument("--lang", default="en", help="language of names (en it sv nb es pl)")
+    p.set_defaults(run=_decks)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from cardavia.games.errors import ClientError
+
+    try:
+        code: int = args.run(args)
+    except ClientError as exc:
+        print(f"cardavia {args.command}: {exc.message}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,329 @@
+"""The engine contract shared by every game.
+
+Theory of operation
+-------------------
+A game is a ``Game`` object (one per game, in ``registry.py``) that makes
+``State`` objects. A state is an immutable position of a whole match: hands,
+table, stock, scores, whose turn, and the log needed to write a record.
+
+* ``Game.new(options, seed)`` starts a match; all randomness comes from a
+  ``Chance`` built from the seed (``chance.py``).
+* ``state.legal_actions(seat)`` lists the moves of ``seat``; it is empty exactly
+  when it is not that seat's turn or the match is over.
+* ``state.apply(action, seat=...)`` checks the action and returns
+  ``(new_state, events)``; the old state is untouched, so a refused action can
+  never leave a half-applied move. ``apply_unchecked`` skips the check for
+  bots that search over actions they took from ``legal_actions``.
+* ``state.view(seat)`` is plain data (str, int, bool, None, list, dict) with
+  exactly what that seat may know; ``view(None)`` is the spectator's view.
+* ``state.result`` is ``None`` until the match is over.
+
+Legality has one source of truth: an action is legal iff it is in
+``legal_actions``. Engines only add ``_why_illegal`` to explain a refusal with
+a specific reason. Subclasses implement the ``_``-prefixed hooks and mutate
+only the private copy that ``apply`` hands them.
+
+Actions are small frozen values: ``str(action)`` is a text form that
+``Game.parse_action`` reads back, and ``action.to_data()`` is the record/wire
+form without the seat (``{"play": "7D", "capture": ["3S", "4C"]}``).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from cardavia.games.cards import Card, codes
+from cardavia.games.chance import Chance, SeededChance
+from cardavia.games.errors import ActionFormatError, IllegalAction, OptionsError, PositionError
+
+JSON = Any
+"""Plain data: what msgpack and JSON encode without hooks."""
+
+Event = dict[str, JSON]
+View = dict[str, JSON]
+
+
+class Action(ABC):
+    """A move. Subclasses are frozen dataclasses, hashable and comparable."""
+
+    @abstractmethod
+    def to_data(self) -> dict[str, JSON]:
+        """The record/wire form without the seat."""
+
+
+A = TypeVar("A", bound=Action)
+S = TypeVar("S", bound="State[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended; ``winner`` is None for a draw or a shared win."""
+
+    scores: tuple[int, ...]
+    winner: int | None
+    reason: str
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"scores": list(self.scores), "winner": self.winner, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class DealLog:
+    """What a record needs of one deal (see records.md)."""
+
+    dealer: int
+    order: tuple[Card, ...]
+    redeals: tuple[tuple[Card, ...], ...] = ()
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    score: dict[str, JSON] | None = None
+
+    def to_data(self) -> dict[str, JSON]:
+        return {
+            "dealer": self.dealer,
+            "order": codes(self.order),
+            "redeals": [codes(r) for r in self.redeals],
+            "actions": [{"seat": seat, **action.to_data()} for seat, action in self.actions],
+            "score": self.score,
+        }
+
+
+class State(ABC, Generic[A]):
+    """A position of a match. Treat as immutable: ``apply`` returns a new one."""
+
+    game: ClassVar[Game[Any, Any]]
+    seats: int
+    log: list[DealLog]
+    """Deals so far, the current one last; shared structurally, copied on apply."""
+
+    # ----------------------------------------------------------- the contract
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat that acts next, or None when the match is over."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """How the match ended, or None while it goes on."""
+
+    @property
+    def options(self) -> Mapping[str, JSON]:
+        """The match's table options, as ``Game.options`` validated them."""
+        return {}
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def legal_actions(self, seat: int) -> list[A]:
+        """Every legal move of ``seat``, in a stable order; empty when it may not act."""
+        if seat != self.to_move:
+            return []
+        return self._legal()
+
+    def check(self, action: A, *, seat: int | None = None) -> None:
+        """Raise ``IllegalAction`` with a specific reason unless ``action`` is legal."""
+        mover = self.to_move
+        if mover is None:
+            raise IllegalAction("game_over", "the game is over")
+        if seat is not None and seat != mover:
+            raise IllegalAction("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
+        if not isinstance(action, Action):
+            raise ActionFormatError(f"not an action: {action!r}")
+        if action in self._legal():
+            return
+        raise self._why_illegal(action)
+
+    def apply(self, action: A, *, seat: int | None = None) -> tuple[Self, list[Event]]:
+        """Check ``action`` (for ``seat`` when given) and play it on a copy."""
+        self.check(action, seat=seat)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: A) -> tuple[Self, list[Event]]:
+        """Play an action known to be legal (from ``legal_actions``); no check."""
+        new = self._copy()
+        mover = self.to_move
+        assert mover is not None
+        new.log[-1].actions.append((mover, action))
+        events = new._play(mover, action)
+        return new, events
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know, as plain data; ``None`` for a spectator."""
+
+    @abstractmethod
+    def secret_cards(self, seat: int | None) -> frozenset[Card]:
+        """Cards whose identity or place ``seat`` may not know (hands, stock order)."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position as text that ``Game.position`` reads back."""
+
+    # ----------------------------------------------------------------- hooks
+    @abstractmethod
+    def _legal(self) -> list[A]:
+        """Legal moves of ``to_move``; called only while the match goes on."""
+
+    @abstractmethod
+    def _why_illegal(self, action: A) -> IllegalAction:
+        """Why ``action`` (not among the legal moves) is refused."""
+
+    @abstractmethod
+    def _play(self, seat: int, action: A) -> list[Event]:
+        """Play a legal action on this private copy; return the public events."""
+
+    def _copy(self) -> Self:
+        """A copy that ``_play`` may mutate; override for speed."""
+        new = copy.copy(self)
+        new.log = fork_log(self.log)
+        return new
+
+    # --------------------------------------------------------------- records
+    def deal_logs(self) -> list[dict[str, JSON]]:
+        return [d.to_data() for d in self.log]
+
+
+def fork_log(log: list[DealLog]) -> list[DealLog]:
+    """A copy of a match log that a new state may append to.
+
+    Finished deals are shared; only the current deal is copied, so a copy
+    costs one deal's actions, not the whole match's.
+    """
+    if not log:
+        return []
+    last = log[-1]
+    return [*log[:-1], DealLog(last.dealer, last.order, last.redeals, list(last.actions), last.score)]
+
+
+class Game(ABC, Generic[S, A]):
+    """A game: its identity, options, and the constructors of its states."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    players: ClassVar[int]
+    deck_size: ClassVar[int]
+    default_options: ClassVar[Mapping[str, JSON]] = {}
+
+    def options(self, raw: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        """Validated options with defaults filled in; ``OptionsError`` says what is wrong."""
+        given = dict(raw or {})
+        unknown = sorted(set(given) - set(self.default_options))
+        if unknown:
+            allowed = ", ".join(sorted(self.default_options)) or "none"
+            raise OptionsError(f"{self.id} has no option {unknown[0]!r} (options: {allowed})")
+        merged = {**self.default_options, **given}
+        self._check_options(merged)
+        return merged
+
+    def _check_options(self, options: dict[str, JSON]) -> None:
+        """Raise ``OptionsError`` for a bad value; the default accepts all."""
+
+    def new(self, options: Mapping[str, JSON] | None = None, seed: str | Chance = "") -> S:
+        """A new match; ``seed`` is any string, or a ``Chance`` (records use one)."""
+        chance = seed if isinstance(seed, Chance) else SeededChance(str(seed))
+        return self._new(self.options(options), chance)
+
+    @abstractmethod
+    def _new(self, options: dict[str, JSON], chance: Chance) -> S: ...
+
+    @abstractmethod
+    def action_from_data(self, data: Mapping[str, JSON]) -> A:
+        """Read the record/wire form (a ``seat`` key, if present, is ignored)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A:
+        """Read the text form, as ``str(action)`` writes it."""
+
+    @abstractmethod
+    def position(self, text: str) -> S:
+        """A position from text, for tests and analysis (see each game's to_text)."""
+
+
+# ------------------------------------------------------------------ helpers
+def int_option(options: Mapping[str, JSON], name: str, low: int, high: int) -> int:
+    value = options[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise OptionsError(f"option {name!r} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def data_keys(data: Mapping[str, JSON], required: Sequence[str], optional: Sequence[str] = ()) -> None:
+    """Check an action's data form has exactly the keys it may have."""
+    if not isinstance(data, Mapping):
+        raise ActionFormatError(f"an action is a map, not {type(data).__name__}")
+    keys = set(data) - {"seat"}
+    missing = [k for k in required if k not in keys]
+    extra = sorted(keys - set(required) - set(optional))
+    if missing:
+        raise ActionFormatError(f"action {dict(data)!r} lacks {missing[0]!r}")
+    if extra:
+        raise ActionFormatError(f"action {dict(data)!r} has an unknown field {extra[0]!r}")
+
+
+def card_field(data: Mapping[str, JSON], name: str) -> Card:
+    value = data[name]
+    if not isinstance(value, str):
+        raise ActionFormatError(f"{name!r} must be a card code, not {value!r}")
+    return Card.parse(value)
+
+
+def cards_field(data: Mapping[str, JSON], name: str) -> tuple[Card, ...]:
+    value = data[name]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ActionFormatError(f"{name!r} must be a list of card codes, not {value!r}")
+    return tuple(Card.parse(v) for v in value)
+
+
+def parse_fields(text: str) -> dict[str, str]:
+    """Read a position text: one ``key: value`` per line, ``#`` starts a comment."""
+    fields: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        if not sep or not key:
+            raise PositionError(f"line {number}: expected 'key: value', got {raw.strip()!r}")
+        if key in fields:
+            raise PositionError(f"line {number}: {key!r} given twice")
+        fields[key] = value.strip()
+    return fields
+
+
+def take_field(fields: dict[str, str], key: str, default: str | None = None) -> str:
+    if key in fields:
+        return fields.pop(key)
+    if default is None:
+        raise PositionError(f"the position lacks {key!r}")
+    return default
+
+
+def no_more_fields(fields: Mapping[str, str]) -> None:
+    if fields:
+        raise PositionError(f"unknown position field {sorted(fields)[0]!r}")
+
+
+def seat_field(value: str, seats: int, what: str) -> int:
+    try:
+        seat = int(value)
+    except ValueError:
+        raise PositionError(f"{what} must be a seat number, not {value!r}") from None
+    if not 0 <= seat < seats:
+        raise PositionError(f"{what} must be a seat from 0 to {seats - 1}, not {seat}")
+    return seat
+
+
+def ints_field(value: str, count: int, what: str) -> tuple[int, ...]:
+    try:
+        numbers = tuple(int(v) for v in value.split())
+    except ValueError:
+        raise PositionError(f"{what} must be {count} whole numbers, not {value!r}") from None
+    if len(numbers) != count:
+        raise PositionError(f"{what} must be {count} whole numbers, not {value!r}")
+    return numbers
