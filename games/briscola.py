@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from cardavia.games.cards import DECK_40, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance
@@ -51,7 +51,6 @@ class Play(Action):
 
 
 class BriscolaState(State[Play]):
-    game: Any
     seats = 2
 
     def __init__(
@@ -97,7 +96,7 @@ class BriscolaState(State[Play]):
     def _legal(self) -> list[Play]:
         return [Play(c) for c in self.hands[self.turn]]
 
-    def _why_illegal(self, action: Play) -> IllegalAction:
+    def _why_illegal(self, action: Action) -> IllegalAction:
         if not isinstance(action, Play):
             return IllegalAction("wrong_action", "Briscola has only one kind of move: play a card")
         return IllegalAction("card_not_in_hand", f"{action.card} is not in seat {self.turn}'s hand")
@@ -186,6 +185,16 @@ class BriscolaState(State[Play]):
                 hidden.update(c for c in self.hands[other] if c is not self.trump)
         return frozenset(hidden)
 
+    def places(self) -> dict[str, list[Card]]:
+        return {
+            "hand0": list(self.hands[0]),
+            "hand1": list(self.hands[1]),
+            "stock": list(self.stock),
+            "trick": list(self.trick),
+            "won0": list(self.won[0]),
+            "won1": list(self.won[1]),
+        }
+
     def to_text(self) -> str:
         return "\n".join(
             [
@@ -213,7 +222,6 @@ class Briscola(Game[BriscolaState, Play]):
     name = "Briscola"
     players = 2
     deck_size = 40
-    default_options: Mapping[str, JSON] = {}
 
     def _new(self, options: dict[str, JSON], chance: Chance) -> BriscolaState:
         dealer = chance.first_dealer(2)

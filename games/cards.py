@@ -91,7 +91,7 @@ def _explain_bad_code(code: str) -> str:
     text = code.strip().upper()
     if len(text) != 2:
         return f"bad card code {code!r}: a code is a rank and a suit, like '7D', 'TS' or 'BJ'"
-    rank, suit = text
+    rank, suit = text[0], text[1]
     if rank not in RANKS:
         return f"bad card code {code!r}: rank {rank!r} is not one of {' '.join(RANKS)}"
     return f"bad card code {code!r}: suit {suit!r} is not one of {' '.join(SUITS)}"

@@ -72,5 +72,7 @@ class RecordedChance(Chance):
             )
         order = attempts[attempt]
         if sorted(order) != sorted(deck):
-            raise ReplayMismatch(f"deal {deal + 1}, shuffle {attempt + 1} is not a full {len(deck)}-card deck")
+            raise ReplayMismatch(
+                f"deal {deal + 1}, shuffle {attempt + 1} is not a full {len(deck)}-card deck"
+            )
         return order

@@ -31,6 +31,7 @@ form without the seat (``{"play": "7D", "capture": ["3S", "4C"]}``).
 from __future__ import annotations
 
 import copy
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -160,6 +161,14 @@ class State(ABC, Generic[A]):
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         """Cards whose identity or place ``seat`` may not know (hands, stock order)."""
 
+    def places(self) -> dict[str, list[Card]]:
+        """Where every card of the current deal lies, by place; each card once.
+
+        For the conformance suite (cards are conserved) and for bots that
+        reason about the unseen cards.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not list its card places")
+
     @abstractmethod
     def to_text(self) -> str:
         """The position as text that ``Game.position`` reads back."""
@@ -170,7 +179,7 @@ class State(ABC, Generic[A]):
         """Legal moves of ``to_move``; called only while the match goes on."""
 
     @abstractmethod
-    def _why_illegal(self, action: A) -> IllegalAction:
+    def _why_illegal(self, action: Action) -> IllegalAction:
         """Why ``action`` (not among the legal moves) is refused."""
 
     @abstractmethod
@@ -280,11 +289,11 @@ def cards_field(data: Mapping[str, JSON], name: str) -> tuple[Card, ...]:
 
 
 def parse_fields(text: str) -> dict[str, str]:
-    """Read a position text: one ``key: value`` per line, ``#`` starts a comment."""
+    """Read a position text: one ``key: value`` per line; a line starting with ``#`` is a comment."""
     fields: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+        line = raw.strip()
+        if not line or line.startswith("#"):
             continue
         key, sep, value = line.partition(":")
         key = key.strip().lower()
@@ -294,6 +303,17 @@ def parse_fields(text: str) -> dict[str, str]:
             raise PositionError(f"line {number}: {key!r} given twice")
         fields[key] = value.strip()
     return fields
+
+
+def text_field(value: str, what: str) -> str:
+    """A free-text field, written as a JSON string so any text survives a round trip."""
+    try:
+        text = json.loads(value)
+    except json.JSONDecodeError:
+        text = None
+    if not isinstance(text, str):
+        raise PositionError(f"{what} must be a quoted string, not {value!r}")
+    return text
 
 
 def take_field(fields: dict[str, str], key: str, default: str | None = None) -> str:

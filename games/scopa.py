@@ -19,9 +19,10 @@ no capture. Capture sets are kept sorted so one set has one move.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from cardavia.games.cards import DECK_40, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance, SeededChance
@@ -44,6 +45,7 @@ from cardavia.games.engine import (
     parse_fields,
     seat_field,
     take_field,
+    text_field,
 )
 from cardavia.games.errors import ActionFormatError, IllegalAction, PositionError
 
@@ -98,7 +100,7 @@ def sums_to(cards: list[Card], target: int) -> list[tuple[Card, ...]]:
 def captures_for(card: Card, table: list[Card]) -> list[tuple[Card, ...]]:
     """The captures the rules allow for ``card``: ``[()]`` when it takes nothing."""
     value = VALUE[card.rank]
-    singles = [(t,) for t in sorted(table) if VALUE[t.rank] == value]
+    singles: list[tuple[Card, ...]] = [(t,) for t in sorted(table) if VALUE[t.rank] == value]
     if singles:
         return singles
     return sums_to(table, value) or [()]
@@ -206,7 +208,7 @@ class ScopaState(State[Play]):
             for capture in captures_for(card, self.table)
         ]
 
-    def _why_illegal(self, action: Play) -> IllegalAction:
+    def _why_illegal(self, action: Action) -> IllegalAction:
         if not isinstance(action, Play):
             return IllegalAction("wrong_action", "a Scopa move is playing a card")
         card, capture = action.card, action.capture
@@ -259,7 +261,8 @@ class ScopaState(State[Play]):
             self.piles[seat].append(card)
             self.piles[seat].extend(action.capture)
             self.last_capture = seat
-            events.append({"type": "capture", "seat": seat, "card": card.code, "cards": codes(action.capture)})
+            capture = {"type": "capture", "seat": seat, "card": card.code, "cards": codes(action.capture)}
+            events.append(capture)
             if not self.table and not last_play:
                 self.scopas[seat] += 1
                 events.append({"type": "scopa", "seat": seat})
@@ -330,7 +333,7 @@ class ScopaState(State[Play]):
             "deal": self.deal,
             "dealer": self.dealer,
             "table": codes(self.table),
-            "redeals": [codes(r[6:10]) for r in redeals],
+            "redeals": len(redeals),
         }
 
     def view(self, seat: int | None) -> View:
@@ -361,6 +364,16 @@ class ScopaState(State[Play]):
                 hidden.update(self.hands[other])
         return frozenset(hidden)
 
+    def places(self) -> dict[str, list[Card]]:
+        return {
+            "hand0": list(self.hands[0]),
+            "hand1": list(self.hands[1]),
+            "table": list(self.table),
+            "stock": list(self.stock),
+            "pile0": list(self.piles[0]),
+            "pile1": list(self.piles[1]),
+        }
+
     def to_text(self) -> str:
         seed = self.chance.seed if isinstance(self.chance, SeededChance) else ""
         lines = [
@@ -378,7 +391,7 @@ class ScopaState(State[Play]):
             f"last_capture: {'-' if self.last_capture is None else self.last_capture}",
         ]
         if seed:
-            lines.append(f"seed: {seed}")
+            lines.append(f"seed: {json.dumps(seed)}")
         return "\n".join(lines)
 
 
@@ -398,7 +411,7 @@ class Scopa(Game[ScopaState, Play]):
     name = "Scopa"
     players = 2
     deck_size = 40
-    default_options: Mapping[str, JSON] = {"target": 11}
+    default_options = {"target": 11}
 
     def _check_options(self, options: dict[str, JSON]) -> None:
         int_option(options, "target", 1, 100)
@@ -454,7 +467,7 @@ class Scopa(Game[ScopaState, Play]):
         scopas = list(ints_field(take_field(fields, "scopas", "0 0"), 2, "scopas"))
         last = take_field(fields, "last_capture", "-")
         last_capture = None if last == "-" else seat_field(last, 2, "last_capture")
-        seed = take_field(fields, "seed", "")
+        seed = text_field(take_field(fields, "seed", '""'), "seed")
         no_more_fields(fields)
         self._check_options({"target": target})
         every = [*hands[0], *hands[1], *table, *stock, *piles[0], *piles[1]]

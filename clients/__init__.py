@@ -1,0 +1,1 @@
+"""Network clients: the terminal client, headless bots and the bot SDK."""

@@ -1,0 +1,1 @@
+"""The asyncio WebSocket server: a thin shell around authoritative rooms."""
