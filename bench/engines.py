@@ -48,9 +48,7 @@ def main() -> None:
     for game_id in args.games.split(","):
         game = GAMES[game_id]
         for checked in (True, False):
-            runs = [
-                games_per_second(game, args.seconds, checked, f"bench/{run}") for run in range(args.runs)
-            ]
+            runs = [games_per_second(game, args.seconds, checked, f"bench/{run}") for run in range(args.runs)]
             path = "apply" if checked else "unchecked"
             print(
                 f"{game_id:<10} {path:<10} {statistics.median(runs):>17.1f} "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardavia.bots.base import Budget, Bot
+from cardavia.bots.base import Bot, Budget
 from cardavia.games.engine import Action, View
 
 

@@ -98,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardavia {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    games = ["scopa", "briscola", "schnapsen", "doudizhu"]
+    from cardavia.games.registry import GAMES
+
+    games = sorted(GAMES)
     p = sub.add_parser("selfplay", help="play games between random players and print the results")
     p.add_argument("--game", required=True, choices=games)
     p.add_argument("--games", type=int, default=10, help="how many matches (default 10)")

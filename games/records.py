@@ -58,9 +58,7 @@ def make_record(
 
 
 def _default_deck(game_id: str) -> str:
-    return {"scopa": "bolognese", "briscola": "bolognese", "schnapsen": "schnapsen"}.get(
-        game_id, "french54"
-    )
+    return {"scopa": "bolognese", "briscola": "bolognese", "schnapsen": "schnapsen"}.get(game_id, "french54")
 
 
 def dumps(record: Mapping[str, JSON]) -> str:
@@ -109,9 +107,7 @@ def _replay(record: Mapping[str, JSON], report: Replay) -> None:
         raise ValueError("a record has at least one deal")
     chance = RecordedChance(
         dealer=int(deals[0]["dealer"]),
-        shuffles=tuple(
-            tuple(_cards(s) for s in (*deal.get("redeals", []), deal["order"])) for deal in deals
-        ),
+        shuffles=tuple(tuple(_cards(s) for s in (*deal.get("redeals", []), deal["order"])) for deal in deals),
     )
     state: State[Any] = game.new(record.get("options") or {}, chance)
     for number, deal in enumerate(deals, 1):
@@ -133,8 +129,7 @@ def _replay(record: Mapping[str, JSON], report: Replay) -> None:
         for key in ("dealer", "order", "redeals", "score"):
             if mine[key] != theirs.get(key):
                 report.problems.append(
-                    f"deal {number}: {key} is {theirs.get(key)!r} in the record, "
-                    f"{mine[key]!r} on replay"
+                    f"deal {number}: {key} is {theirs.get(key)!r} in the record, {mine[key]!r} on replay"
                 )
     if state.result is None:
         report.problems.append("the actions end before the game does")

@@ -8,10 +8,7 @@ from cardavia.games import briscola, scopa
 from cardavia.games.engine import Game
 from cardavia.games.errors import UnknownGameError
 
-GAMES: dict[str, Game[Any, Any]] = {
-    g.id: g
-    for g in (scopa.GAME, briscola.GAME)
-}
+GAMES: dict[str, Game[Any, Any]] = {g.id: g for g in (scopa.GAME, briscola.GAME)}
 
 
 def get_game(game_id: str) -> Game[Any, Any]:
@@ -19,6 +16,4 @@ def get_game(game_id: str) -> Game[Any, Any]:
     try:
         return GAMES[game_id]
     except (KeyError, TypeError):
-        raise UnknownGameError(
-            f"unknown game {game_id!r} (games: {', '.join(sorted(GAMES))})"
-        ) from None
+        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(sorted(GAMES))})") from None

@@ -317,9 +317,13 @@ class ScopaState(State[Play]):
                 break
             redeals.append(order)
         first = 1 - self.dealer
-        self.hands = (list(order[0:3]), list(order[3:6])) if first == 0 else (
-            list(order[3:6]),
-            list(order[0:3]),
+        self.hands = (
+            (list(order[0:3]), list(order[3:6]))
+            if first == 0
+            else (
+                list(order[3:6]),
+                list(order[0:3]),
+            )
         )
         self.table = list(order[6:10])
         self.stock = list(order[10:])

@@ -1,0 +1,71 @@
+"""The `cardavia` command, run in-process through its entry function."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardavia.cli import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("game", ["scopa", "briscola"])
+def test_selfplay_same_seed_same_output(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    code1, out1, _ = _run(
+        capsys, "selfplay", "--game", game, "--games", "4", "--seed", "x", "--record", str(first)
+    )
+    code2, out2, _ = _run(
+        capsys, "selfplay", "--game", game, "--games", "4", "--seed", "x", "--record", str(second)
+    )
+    assert code1 == code2 == 0
+    assert out1 == out2
+    assert first.read_bytes() == second.read_bytes()
+    lines = first.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    assert all(json.loads(line)["game"] == game for line in lines)
+    assert "4 games" in out1
+    _, other, _ = _run(capsys, "selfplay", "--game", game, "--games", "4", "--seed", "y")
+    assert other != out1
+
+
+def test_replay_reports_ok_and_mismatches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "r.jsonl"
+    _run(capsys, "selfplay", "--game", "scopa", "--games", "2", "--seed", "r", "--record", str(records))
+    code, out, _ = _run(capsys, "replay", str(records))
+    assert code == 0
+    assert "2 records, 2 replay exactly, 0 with mismatches" in out
+
+    lines = records.read_text(encoding="utf-8").splitlines()
+    broken = json.loads(lines[1])
+    broken["result"]["winner"] = 1 - (broken["result"]["winner"] or 0)
+    records.write_text(lines[0] + "\n" + json.dumps(broken) + "\nnot json\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "replay", str(records))
+    assert code == 1
+    assert "line 2: MISMATCH" in out
+    assert "line 3: MISMATCH not JSON" in out
+    assert "3 records, 1 replay exactly, 2 with mismatches" in out
+
+
+def test_replay_of_a_missing_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    assert code == 2
+    assert "cannot read" in err
+
+
+def test_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["selfplay", "--game", "poker"])
+    assert exited.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
