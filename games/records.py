@@ -18,6 +18,7 @@ from cardavia.games.chance import RecordedChance
 from cardavia.games.engine import JSON, State
 from cardavia.games.errors import CardaviaError
 from cardavia.games.registry import get_game
+from cardavia.games.traditions import default_tradition
 
 FORMAT: Final = "cardavia-record/1"
 SEAT_KINDS: Final = ("human", "bot")
@@ -48,17 +49,13 @@ def make_record(
     return {
         "format": FORMAT,
         "game": game.id,
-        "deck": deck or _default_deck(game.id),
+        "deck": deck or default_tradition(game.id).id,
         "seats": [s.to_data() for s in seats],
         "seed": seed,
         "options": dict(state.options),
         "deals": state.deal_logs(),
         "result": result.to_data(),
     }
-
-
-def _default_deck(game_id: str) -> str:
-    return {"scopa": "bolognese", "briscola": "bolognese", "schnapsen": "schnapsen"}.get(game_id, "french54")
 
 
 def dumps(record: Mapping[str, JSON]) -> str:

@@ -69,3 +69,11 @@ def test_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         main(["selfplay", "--game", "poker"])
     assert exited.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_decks_lists_the_catalogue_in_a_language(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "decks", "--lang", "sv")
+    assert code == 0
+    assert "bolognese" in out
+    assert "Primiera Bolognese" in out
+    assert "french54" in out
