@@ -175,6 +175,7 @@ class BriscolaState(State[Play]):
             "points": list(self.points),
             "tricks": self.tricks,
             "won": [codes(w) for w in self.won],
+            "history": self.history(),
             "result": self._result.to_data() if self._result else None,
         }
 

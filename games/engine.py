@@ -192,6 +192,12 @@ class State(ABC, Generic[A]):
         new.log = fork_log(self.log)
         return new
 
+    def history(self) -> list[dict[str, JSON]]:
+        """The current deal's actions so far, in record form: public in every game here."""
+        if not self.log:
+            return []
+        return [{"seat": seat, **action.to_data()} for seat, action in self.log[-1].actions]
+
     # --------------------------------------------------------------- records
     def deal_logs(self) -> list[dict[str, JSON]]:
         return [d.to_data() for d in self.log]

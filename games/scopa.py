@@ -358,6 +358,7 @@ class ScopaState(State[Play]):
             "last_capture": self.last_capture,
             "totals": list(self.totals),
             "last_deal": last_score,
+            "history": self.history(),
             "result": self._result.to_data() if self._result else None,
         }
 
