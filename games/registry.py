@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardavia.games import briscola, scopa
+from cardavia.games import briscola, schnapsen, scopa
 from cardavia.games.engine import Game
 from cardavia.games.errors import UnknownGameError
 
-GAMES: dict[str, Game[Any, Any]] = {g.id: g for g in (scopa.GAME, briscola.GAME)}
+GAMES: dict[str, Game[Any, Any]] = {
+    g.id: g for g in (scopa.GAME, briscola.GAME, schnapsen.GAME)
+}
 
 
 def get_game(game_id: str) -> Game[Any, Any]:
