@@ -93,6 +93,27 @@ def _decks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    from cardavia.protocol.schema import render
+
+    out = Path(args.out)
+    stale = []
+    for name, text in render().items():
+        path = out / name
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale.append(name)
+        if not args.check:
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    if args.check and stale:
+        print(f"out of date in {out}: {', '.join(stale)} (run `cardavia schema`)", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardavia", description="Cardavia card-game server and tools.")
     parser.add_argument("--version", action="version", version=f"cardavia {__version__}")
@@ -112,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a JSON Lines file of records, or - for standard input")
     p.add_argument("-q", "--quiet", action="store_true", help="print only mismatches and the summary")
     p.set_defaults(run=_replay)
+
+    p = sub.add_parser("schema", help="write the protocol's JSON Schema and AsyncAPI documents")
+    p.add_argument("--out", default="protocol/schema", help="folder (default protocol/schema)")
+    p.add_argument("--check", action="store_true", help="only check the files are current")
+    p.set_defaults(run=_schema)
 
     p = sub.add_parser("decks", help="list the deck traditions")
     p.add_argument("--lang", default="en", help="language of names (en it sv nb es pl)")

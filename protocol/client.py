@@ -1,0 +1,87 @@
+"""Client-side helpers shared by the terminal client, headless bots and third-party Python bots.
+
+``Requests`` numbers requests so replies can be matched to them; ``ViewStore``
+keeps a recipient's view from a snapshot and the deltas that follow, and says
+when a gap in sequence numbers means the client must ask for a resync.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.delta import apply
+
+
+class Requests:
+    """Builds client requests with fresh ids: ``req.act({"play": "7D"})``."""
+
+    def __init__(self, start: int = 1) -> None:
+        self._ids = count(start)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def hello(self, name: str, *, lang: str = "en", resume: str | None = None) -> m.Hello:
+        return m.Hello(id=self.next_id(), version=m.PROTOCOL_VERSION, name=name, lang=lang, resume=resume)
+
+    def act(self, action: dict[str, Any]) -> m.Act:
+        return m.Act(id=self.next_id(), action=action)
+
+    def resync(self) -> m.Resync:
+        return m.Resync(id=self.next_id())
+
+    def create_room(self, game: str, **fields: Any) -> m.CreateRoom:
+        return m.CreateRoom.model_validate({"id": self.next_id(), "game": game, **fields})
+
+    def join(self, *, room: str | None = None, code: str | None = None) -> m.JoinRoom:
+        return m.JoinRoom(id=self.next_id(), room=room, code=code)
+
+    def quick_match(self, game: str) -> m.QuickMatch:
+        return m.QuickMatch.model_validate({"id": self.next_id(), "game": game})
+
+    def play_now(self, game: str, bot_level: str = "basic") -> m.PlayNow:
+        return m.PlayNow.model_validate({"id": self.next_id(), "game": game, "bot_level": bot_level})
+
+    def start(self) -> m.Start:
+        return m.Start(id=self.next_id())
+
+    def leave(self) -> m.Leave:
+        return m.Leave(id=self.next_id())
+
+    def chat(self, text: str) -> m.Chat:
+        return m.Chat(id=self.next_id(), text=text)
+
+
+@dataclass(slots=True)
+class ViewStore:
+    """One recipient's view, rebuilt from a snapshot and the deltas after it."""
+
+    seq: int | None = None
+    view: dict[str, Any] | None = None
+    seat: int | None = None
+    needs_resync: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def on_snapshot(self, message: m.Snapshot) -> None:
+        self.seq = message.seq
+        self.view = dict(message.view)
+        self.seat = message.seat
+        self.needs_resync = False
+
+    def on_delta(self, message: m.Delta) -> bool:
+        """Apply a delta; False (and ``needs_resync``) when one was missed."""
+        if self.seq is None or self.view is None or self.needs_resync:
+            self.needs_resync = True
+            return False
+        if message.seq <= self.seq:
+            return True  # a repeat of what we have: harmless
+        if message.seq != self.seq + 1:
+            self.needs_resync = True
+            return False
+        self.view = apply(self.view, message.ops)
+        self.seq = message.seq
+        self.events.extend(message.events)
+        return True

@@ -1,0 +1,128 @@
+"""Frames to messages and back: one WebSocket binary frame is one msgpack map.
+
+Decoding never lets an exception other than ``ProtocolError`` escape, whatever
+the bytes: size, msgpack syntax, nesting depth, message type and every field
+are checked in that order, each failure with its own wire code.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, TypeVar
+
+import msgpack
+from pydantic import TypeAdapter, ValidationError
+
+from cardavia.protocol.errors import ProtocolError
+from cardavia.protocol.messages import (
+    CLIENT_TYPES,
+    SERVER_TYPES,
+    ClientMessage,
+    Message,
+    ServerMessage,
+)
+
+T = TypeVar("T")
+
+MAX_CLIENT_FRAME: Final = 4096
+"""Default largest frame a client may send, as in other game servers."""
+
+MAX_DEPTH: Final = 8
+"""Deepest nesting a client message needs is 4 (act → action → list → card)."""
+
+_CLIENT: Final = TypeAdapter[ClientMessage](ClientMessage)
+_SERVER: Final = TypeAdapter[ServerMessage](ServerMessage)
+_CLIENT_NAMES: Final = frozenset(t.model_fields["type"].default for t in CLIENT_TYPES)
+_SERVER_NAMES: Final = frozenset(t.model_fields["type"].default for t in SERVER_TYPES)
+
+
+def encode(message: Message) -> bytes:
+    """The frame for ``message``: a msgpack map with fields in declaration order.
+
+    Top-level fields whose value is null are left out (absent and null mean the same
+    to a reader), which keeps the frames sent after every action small.
+    """
+    data = message.model_dump(mode="python")
+    return pack({key: value for key, value in data.items() if value is not None})
+
+
+def pack(data: Any) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)
+
+
+def unpack_frame(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -> dict[str, Any]:
+    """The msgpack map in ``frame``, checked for size, syntax, shape and depth."""
+    if isinstance(frame, str):
+        raise ProtocolError("bad_frame", "send binary frames holding msgpack, not text frames")
+    if max_size is not None and len(frame) > max_size:
+        raise ProtocolError("too_large", f"frame of {len(frame)} bytes; the limit is {max_size}")
+    try:
+        data = msgpack.unpackb(
+            frame,
+            raw=False,
+            strict_map_key=True,
+        )
+    except msgpack.ExtraData:
+        raise ProtocolError("bad_frame", "one frame must hold exactly one msgpack value") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise ProtocolError("bad_frame", f"not valid msgpack: {type(exc).__name__}") from None
+    except RecursionError:  # pragma: no cover - msgpack's own stack limit comes first
+        raise ProtocolError("too_deep", "the frame nests too deeply") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_frame", f"a frame holds a map, not {type(data).__name__}")
+    if _depth(data) > MAX_DEPTH:
+        raise ProtocolError("too_deep", f"the message nests deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _depth(data: Any) -> int:
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def request_id(data: dict[str, Any]) -> int | None:
+    """The client's request id, if the map carries a usable one (for error replies)."""
+    value = data.get("id")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31:
+        return value
+    return None
+
+
+def decode_client(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -> ClientMessage:
+    """A validated client message, or ``ProtocolError`` with the right code."""
+    data = unpack_frame(frame, max_size)
+    _check_type(data, _CLIENT_NAMES)
+    return _validate(_CLIENT, data)
+
+
+def decode_server(frame: bytes) -> ServerMessage:
+    """A validated server message (for clients); no size limit on what servers send."""
+    data = unpack_frame(frame, None)
+    _check_type(data, _SERVER_NAMES)
+    return _validate(_SERVER, data)
+
+
+def _check_type(data: dict[str, Any], names: frozenset[str]) -> None:
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("invalid_field", "a message needs a string field 'type'")
+    if kind not in names:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def _validate(adapter: TypeAdapter[T], data: dict[str, Any]) -> T:
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("invalid_field", f"{where}: {first['msg']}") from None

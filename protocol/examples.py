@@ -1,0 +1,97 @@
+"""One example of every message type: for the golden-frame tests, the schema and the docs."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardavia.protocol import messages as m
+
+_ROOM: Final = m.RoomInfo(
+    room="r-7f3a",
+    code="KX4P",
+    game="scopa",
+    deck="bolognese",
+    options={"target": 11},
+    public=True,
+    state="playing",
+    seats=[{"name": "Anna", "kind": "human"}, {"name": "Bot (basic)", "kind": "bot", "bot": "basic"}],
+    owner="s-1",
+    node="node-a",
+    turn_seconds=30.0,
+)
+
+CLIENT_EXAMPLES: Final[list[m.Request]] = [
+    m.Hello(id=1, version=1, name="Anna", lang="sv", resume=None),
+    m.GetCatalogue(id=2),
+    m.ListRooms(id=3, game="scopa", limit=20),
+    m.CreateRoom(
+        id=4,
+        game="scopa",
+        deck="bolognese",
+        options={"target": 11},
+        public=False,
+        humans=1,
+        bot_level="strong",
+        turn_seconds=30.0,
+    ),
+    m.JoinRoom(id=5, code="KX4P"),
+    m.QuickMatch(id=6, game="briscola"),
+    m.PlayNow(id=7, game="doudizhu", bot_level="basic"),
+    m.Leave(id=8),
+    m.Start(id=9),
+    m.Rematch(id=10),
+    m.Act(id=11, action={"play": "7D", "capture": ["3S", "4C"]}),
+    m.Resync(id=12),
+    m.Spectate(id=13, room="r-7f3a"),
+    m.Chat(id=14, text="Bella scopa!"),
+    m.GetRecord(id=15, record="rec-20261130-0001"),
+]
+
+SERVER_EXAMPLES: Final[list[m.Reply]] = [
+    m.Welcome(id=1, session="s-1", resume="Zt0q9V3cMx2Jm1yQ", server="cardavia/0.1.0"),
+    m.Catalogue(
+        id=2,
+        games=[{"id": "scopa", "name": "Scopa", "players": 2, "options": {"target": 11}}],
+        decks=[
+            {"id": "bolognese", "name": "Primiera Bolognese", "cards": 40, "games": ["scopa", "briscola"]}
+        ],
+        bots=[{"id": "basic", "level": "basic", "description": "Plays by a casual player's rules of thumb."}],
+    ),
+    m.Rooms(id=3, rooms=[_ROOM]),
+    m.Snapshot(
+        id=5,
+        room=_ROOM,
+        seat=0,
+        seq=1,
+        view={"game": "scopa", "seat": 0, "hand": ["7D", "3S", "KC"], "table": ["3C", "4C"], "to_move": 0},
+    ),
+    m.Delta(
+        seq=2,
+        ops=[
+            [3, "hand", [0]],
+            [0, "table", []],
+            [2, ["captured", 0], ["7D", "3C", "4C"]],
+        ],
+        events=[
+            {"type": "play", "seat": 0, "card": "7D"},
+            {"type": "capture", "seat": 0, "card": "7D", "cards": ["3C", "4C"]},
+        ],
+    ),
+    m.YourTurn(
+        seq=2, legal=[{"play": "3S", "capture": []}, {"play": "KC", "capture": []}], deadline=1795000000.0
+    ),
+    m.DealResult(deal=0, points=[3, 1], detail={"cards": [22, 18], "scopas": [1, 0]}, totals=[3, 1]),
+    m.MatchResult(scores=[11, 7], winner=0, reason="target", record="rec-20261130-0001"),
+    m.RecordMessage(
+        id=15, record_id="rec-20261130-0001", record={"format": "cardavia-record/1", "game": "scopa"}
+    ),
+    m.Redirect(id=5, url="ws://node-b.example:8765/", room="r-7f3a", reservation="rsv-91c2"),
+    m.ChatMessage(seat=1, name="Bot (basic)", text="Ben giocato."),
+    m.Left(id=8, reason="requested"),
+    m.Error(
+        id=11,
+        code="illegal_action",
+        message="7D can capture (7H): a possible capture is mandatory",
+        reason="capture_required",
+    ),
+]

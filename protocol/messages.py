@@ -1,0 +1,293 @@
+"""Every protocol message, as frozen pydantic models validated strictly.
+
+Client requests carry an ``id`` the client chooses; every reply and error to
+that request carries it back in ``id``. Server messages that answer nothing
+(deltas, turn notices, chat from others) have ``id`` null.
+
+Compatibility rules (also in protocol/README.md): within one protocol version
+the server may add optional fields to server messages and new message types;
+clients ignore fields and types they do not know. A client message never gains
+a required field within a version. Unknown fields in client messages are
+refused (``invalid_field``), so a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+PROTOCOL_VERSION = 1
+SUPPORTED_VERSIONS = frozenset({1})
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=32, strip_whitespace=True)]
+Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
+RoomRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+GameId = Literal["scopa", "briscola", "schnapsen", "doudizhu"]
+BotLevel = Literal["random", "basic", "strong"]
+RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
+Plain = dict[str, Any]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Request(Message):
+    id: RequestId = 0
+
+
+# ------------------------------------------------------------ client → server
+class Hello(Request):
+    """The handshake: the first message of every connection."""
+
+    type: Literal["hello"] = "hello"
+    version: int
+    name: Name
+    lang: Lang = "en"
+    resume: Annotated[str, StringConstraints(max_length=128)] | None = None
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class GetCatalogue(Request):
+    type: Literal["get_catalogue"] = "get_catalogue"
+
+
+class ListRooms(Request):
+    type: Literal["list_rooms"] = "list_rooms"
+    game: GameId | None = None
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+class CreateRoom(Request):
+    type: Literal["create_room"] = "create_room"
+    game: GameId
+    deck: Annotated[str, StringConstraints(max_length=32)] | None = None
+    options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=8)
+    public: bool = True
+    humans: int = Field(default=1, ge=0, le=3)
+    bot_level: BotLevel = "basic"
+    turn_seconds: float | None = Field(default=None, gt=0, le=3600)
+    fill_after: float | None = Field(default=None, ge=0, le=3600)
+
+
+class JoinRoom(Request):
+    type: Literal["join_room"] = "join_room"
+    room: RoomRef | None = None
+    code: Annotated[str, StringConstraints(min_length=4, max_length=12)] | None = None
+    reservation: Annotated[str, StringConstraints(max_length=128)] | None = None
+
+
+class QuickMatch(Request):
+    type: Literal["quick_match"] = "quick_match"
+    game: GameId
+
+
+class PlayNow(Request):
+    """One message to play at once against bots in every other seat."""
+
+    type: Literal["play_now"] = "play_now"
+    game: GameId
+    bot_level: BotLevel = "basic"
+    deck: Annotated[str, StringConstraints(max_length=32)] | None = None
+    options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=8)
+
+
+class Leave(Request):
+    type: Literal["leave"] = "leave"
+
+
+class Start(Request):
+    type: Literal["start"] = "start"
+
+
+class Rematch(Request):
+    type: Literal["rematch"] = "rematch"
+
+
+class Act(Request):
+    """An action in the engine's data form, e.g. ``{"play": "7D", "capture": ["3S", "4C"]}``."""
+
+    type: Literal["act"] = "act"
+    action: dict[str, int | bool | str | list[str]] = Field(max_length=8)
+
+
+class Resync(Request):
+    type: Literal["resync"] = "resync"
+
+
+class Spectate(Request):
+    type: Literal["spectate"] = "spectate"
+    room: RoomRef | None = None
+    code: Annotated[str, StringConstraints(min_length=4, max_length=12)] | None = None
+
+
+class Chat(Request):
+    type: Literal["chat"] = "chat"
+    text: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class GetRecord(Request):
+    type: Literal["get_record"] = "get_record"
+    record: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+ClientMessage = Annotated[
+    Hello
+    | GetCatalogue
+    | ListRooms
+    | CreateRoom
+    | JoinRoom
+    | QuickMatch
+    | PlayNow
+    | Leave
+    | Start
+    | Rematch
+    | Act
+    | Resync
+    | Spectate
+    | Chat
+    | GetRecord,
+    Field(discriminator="type"),
+]
+
+
+# ------------------------------------------------------------ server → client
+class Reply(Message):
+    id: RequestId | None = None
+
+
+class Welcome(Reply):
+    type: Literal["welcome"] = "welcome"
+    session: str
+    resume: str
+    server: str
+    version: int = PROTOCOL_VERSION
+    room: str | None = None
+
+
+class Catalogue(Reply):
+    type: Literal["catalogue"] = "catalogue"
+    games: list[Plain]
+    decks: list[Plain]
+    bots: list[Plain]
+
+
+class RoomInfo(Message):
+    room: str
+    code: str | None = None
+    game: GameId
+    deck: str
+    options: Plain
+    public: bool
+    state: Literal["waiting", "playing", "finished", "closed"]
+    seats: list[Plain]
+    owner: str | None = None
+    node: str | None = None
+    turn_seconds: float | None = None
+
+
+class Rooms(Reply):
+    type: Literal["rooms"] = "rooms"
+    rooms: list[RoomInfo]
+
+
+class Snapshot(Reply):
+    """A recipient's whole view; deltas that follow are numbered from ``seq``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    room: RoomInfo
+    seat: int | None = None
+    seq: int
+    view: Plain
+
+
+class Delta(Reply):
+    """The change from the recipient's view at ``seq - 1`` to its view at ``seq``."""
+
+    type: Literal["delta"] = "delta"
+    seq: int
+    ops: list[list[Any]]
+    events: list[Plain] = Field(default_factory=list)
+
+
+class YourTurn(Reply):
+    type: Literal["your_turn"] = "your_turn"
+    seq: int
+    legal: list[Plain]
+    deadline: float | None = None
+
+
+class DealResult(Reply):
+    type: Literal["deal_result"] = "deal_result"
+    deal: int
+    points: list[int]
+    detail: Plain
+    totals: list[int] | None = None
+
+
+class MatchResult(Reply):
+    type: Literal["match_result"] = "match_result"
+    scores: list[int]
+    winner: int | None = None
+    reason: str
+    record: str | None = None
+
+
+class RecordMessage(Reply):
+    type: Literal["record"] = "record"
+    record_id: str
+    record: Plain
+
+
+class Redirect(Reply):
+    type: Literal["redirect"] = "redirect"
+    url: str
+    room: str
+    reservation: str | None = None
+
+
+class ChatMessage(Reply):
+    type: Literal["chat_message"] = "chat_message"
+    seat: int | None = None
+    name: str
+    text: str
+
+
+class Left(Reply):
+    type: Literal["left"] = "left"
+    reason: str = "requested"
+
+
+class Error(Reply):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    reason: str | None = None
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Catalogue
+    | Rooms
+    | Snapshot
+    | Delta
+    | YourTurn
+    | DealResult
+    | MatchResult
+    | RecordMessage
+    | Redirect
+    | ChatMessage
+    | Left
+    | Error,
+    Field(discriminator="type"),
+]
+
+CLIENT_TYPES: tuple[type[Request], ...] = (
+    Hello, GetCatalogue, ListRooms, CreateRoom, JoinRoom, QuickMatch, PlayNow, Leave, Start,
+    Rematch, Act, Resync, Spectate, Chat, GetRecord,
+)  # fmt: skip
+SERVER_TYPES: tuple[type[Reply], ...] = (
+    Welcome, Catalogue, Rooms, Snapshot, Delta, YourTurn, DealResult, MatchResult, RecordMessage,
+    Redirect, ChatMessage, Left, Error,
+)  # fmt: skip

@@ -1,0 +1,106 @@
+"""The protocol's machine-readable documents, generated from the models.
+
+``cardavia schema`` writes them to ``protocol/schema/``; a test checks that the
+checked-in files equal what the code generates, so they never drift.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from pydantic import TypeAdapter
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import MAX_CLIENT_FRAME
+from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
+
+SCHEMA_FILES: Final = ("messages.schema.json", "asyncapi.json")
+
+
+def json_schema() -> dict[str, Any]:
+    """One JSON Schema (2020-12) with both directions' message unions."""
+    client = TypeAdapter[m.ClientMessage](m.ClientMessage).json_schema(ref_template="#/$defs/{model}")
+    server = TypeAdapter[m.ServerMessage](m.ServerMessage).json_schema(ref_template="#/$defs/{model}")
+    defs = {**client.pop("$defs", {}), **server.pop("$defs", {})}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://cardavia.example/protocol/v{m.PROTOCOL_VERSION}/messages.schema.json",
+        "title": f"Cardavia protocol version {m.PROTOCOL_VERSION}",
+        "description": "Every frame is one msgpack map; this schema describes it as JSON data.",
+        "$defs": {**defs, "ClientMessage": client, "ServerMessage": server},
+    }
+
+
+def asyncapi() -> dict[str, Any]:
+    """An AsyncAPI 3.0 document: one WebSocket channel, a message per type, both directions."""
+    schema = json_schema()
+    defs = schema["$defs"]
+    messages: dict[str, Any] = {}
+    for example in [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]:
+        model = type(example)
+        name = model.model_fields["type"].default
+        messages[name] = {
+            "name": name,
+            "title": model.__name__,
+            "summary": (model.__doc__ or name).strip().splitlines()[0],
+            "contentType": "application/msgpack",
+            "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
+            "examples": [{"name": f"{name}-example", "payload": example.model_dump(mode="json")}],
+        }
+    client_names = [t.model_fields["type"].default for t in m.CLIENT_TYPES]
+    server_names = [t.model_fields["type"].default for t in m.SERVER_TYPES]
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Cardavia game server",
+            "version": str(m.PROTOCOL_VERSION),
+            "description": (
+                "Binary WebSocket frames, each one msgpack map with a `type` field. Client requests "
+                "carry an `id` that replies and errors carry back. Clients send at most "
+                f"{MAX_CLIENT_FRAME} bytes per frame by default. See protocol/README.md."
+            ),
+        },
+        "servers": {
+            "local": {"host": "localhost:8765", "protocol": "ws", "description": "cardavia serve"},
+        },
+        "channels": {
+            "game": {
+                "address": "/",
+                "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
+            }
+        },
+        "operations": {
+            "sendRequest": {
+                "action": "receive",
+                "summary": "What clients send to the server.",
+                "channel": {"$ref": "#/channels/game"},
+                "messages": [{"$ref": f"#/channels/game/messages/{n}"} for n in client_names],
+            },
+            "sendServerMessage": {
+                "action": "send",
+                "summary": "What the server sends to clients.",
+                "channel": {"$ref": "#/channels/game"},
+                "messages": [{"$ref": f"#/channels/game/messages/{n}"} for n in server_names],
+            },
+        },
+        "components": {
+            "messages": messages,
+            "schemas": _rebase(defs),
+        },
+    }
+
+
+def _rebase(defs: dict[str, Any]) -> dict[str, Any]:
+    text = json.dumps(defs).replace('"#/$defs/', '"#/components/schemas/')
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+def render() -> dict[str, str]:
+    """File name → the text that belongs in ``protocol/schema/``."""
+    docs = {"messages.schema.json": json_schema(), "asyncapi.json": asyncapi()}
+    return {
+        name: json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        for name, doc in docs.items()
+    }

@@ -1,0 +1,113 @@
+"""Bad input: every malformed frame gets its own error code, and nothing else escapes."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import MAX_CLIENT_FRAME, decode_client, encode, pack, request_id, unpack_frame
+from cardavia.protocol.errors import ERROR_CODES, ProtocolError
+
+CLIENT_TYPE_NAMES = {t.model_fields["type"].default for t in m.CLIENT_TYPES}
+
+
+def _code(frame: bytes | str) -> str:
+    with pytest.raises(ProtocolError) as error:
+        decode_client(frame)
+    assert error.value.code in ERROR_CODES
+    assert error.value.message
+    return error.value.code
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (b"", "bad_frame"),
+        (b"\xc1", "bad_frame"),  # never-used msgpack byte
+        (pack({"type": "resync"})[:-2], "bad_frame"),  # truncated
+        (pack({"type": "resync"}) + b"\x00", "bad_frame"),  # two values in one frame
+        (pack([1, 2, 3]), "bad_frame"),
+        (pack("hello"), "bad_frame"),
+        (pack({1: "x"}), "bad_frame"),  # map keys must be strings
+        (pack({"id": 1}), "invalid_field"),  # no type
+        (pack({"type": 5}), "invalid_field"),
+        (pack({"type": "fly"}), "unknown_type"),
+        (pack({"type": "welcome", "session": "x"}), "unknown_type"),  # a server type from a client
+        (pack({"type": "resync", "extra": 1}), "invalid_field"),
+        (pack({"type": "resync", "id": "1"}), "invalid_field"),
+        (pack({"type": "resync", "id": -1}), "invalid_field"),
+        (pack({"type": "hello", "version": "1", "name": "a"}), "invalid_field"),
+        (pack({"type": "hello", "version": 1, "name": ""}), "invalid_field"),
+        (pack({"type": "hello", "version": 1, "name": "x" * 33}), "invalid_field"),
+        (pack({"type": "chat", "text": "x" * 201}), "invalid_field"),
+        (pack({"type": "create_room", "game": "poker"}), "invalid_field"),
+        (pack({"type": "act", "action": {"play": {"deep": 1}}}), "invalid_field"),
+        (pack({"type": "act", "action": "7D"}), "invalid_field"),
+        (pack({"type": "chat", "text": "x" * 5000}), "too_large"),
+        (b"\x81\xa4type" + b"\x91" * 30 + b"\xc0", "too_deep"),
+        (b"\x91" * 3000 + b"\xc0", "bad_frame"),  # msgpack's own stack limit, still not a crash
+        ("text frame", "bad_frame"),
+    ],
+)
+def test_malformed_frames_get_the_right_code(frame: bytes | str, code: str) -> None:
+    assert _code(frame) == code
+
+
+def test_size_limit_is_configurable() -> None:
+    frame = encode(m.Chat(id=1, text="x" * 150))
+    assert decode_client(frame, max_size=len(frame)) == m.Chat(id=1, text="x" * 150)
+    with pytest.raises(ProtocolError) as error:
+        decode_client(frame, max_size=len(frame) - 1)
+    assert error.value.code == "too_large"
+
+
+def test_invalid_field_names_the_field() -> None:
+    with pytest.raises(ProtocolError, match="name"):
+        decode_client(pack({"type": "hello", "version": 1, "name": ""}))
+
+
+def test_request_id_is_recovered_for_error_replies() -> None:
+    assert request_id(unpack_frame(pack({"type": "fly", "id": 9}))) == 9
+    assert request_id({"id": True}) is None
+    assert request_id({"id": "9"}) is None
+
+
+@settings(max_examples=500)
+@given(st.binary(max_size=MAX_CLIENT_FRAME + 10))
+def test_random_bytes_never_escape_the_decoder(frame: bytes) -> None:
+    assert _outcome(frame) in {*ERROR_CODES, *CLIENT_TYPE_NAMES}
+
+
+json_like = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=500)
+@given(
+    kind=st.sampled_from([t.model_fields["type"].default for t in m.CLIENT_TYPES] + ["x"]),
+    fields=st.dictionaries(st.text(max_size=10), json_like, max_size=5),
+)
+def test_wrong_types_and_extra_fields_never_escape(kind: str, fields: dict[str, object]) -> None:
+    frame = msgpack.packb({**fields, "type": kind})
+    outcome = _outcome(frame)
+    assert outcome in ERROR_CODES or outcome == kind
+
+
+def _outcome(frame: bytes) -> str:
+    """The decoded message's type, or the error code; any other exception fails the test."""
+    try:
+        return decode_client(frame).type
+    except ProtocolError as error:
+        return error.code

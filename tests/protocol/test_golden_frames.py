@@ -1,0 +1,45 @@
+"""Golden frames: the exact bytes of one example of every message, checked both ways."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import decode_client, decode_server, encode
+from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
+
+GOLDEN = json.loads((Path(__file__).parent / "golden_frames.json").read_text(encoding="utf-8"))
+
+
+def test_every_message_type_has_an_example_and_a_golden_frame() -> None:
+    client = {t.model_fields["type"].default for t in m.CLIENT_TYPES}
+    server = {t.model_fields["type"].default for t in m.SERVER_TYPES}
+    assert {e.type for e in CLIENT_EXAMPLES} == client
+    assert {e.type for e in SERVER_EXAMPLES} == server
+    assert set(GOLDEN) == client | server
+
+
+@pytest.mark.parametrize("example", CLIENT_EXAMPLES, ids=lambda e: e.type)
+def test_client_golden_frames(example: m.Request) -> None:
+    frame = bytes.fromhex(GOLDEN[example.type])
+    assert encode(example) == frame
+    assert decode_client(frame) == example
+
+
+@pytest.mark.parametrize("example", SERVER_EXAMPLES, ids=lambda e: e.type)
+def test_server_golden_frames(example: m.Reply) -> None:
+    frame = bytes.fromhex(GOLDEN[example.type])
+    assert encode(example) == frame
+    assert decode_server(frame) == example
+
+
+def test_a_frame_assembled_by_hand() -> None:
+    # fixmap(2) "id" 12 "type" "resync": what a client in any language would send
+    frame = b"\x82\xa2id\x0c\xa4type\xa6resync"
+    assert decode_client(frame) == m.Resync(id=12)
+    assert encode(m.Resync(id=12)) == frame
+    # key order does not matter on input
+    assert decode_client(b"\x82\xa4type\xa6resync\xa2id\x0c") == m.Resync(id=12)
