@@ -22,6 +22,8 @@ from cardavia.games.traditions import default_tradition
 
 FORMAT: Final = "cardavia-record/1"
 SEAT_KINDS: Final = ("human", "bot")
+OPTIONAL_ACTION_FIELDS: Final = frozenset({"auto"})
+"""Annotations an action may carry besides its move: ``auto`` marks a move a bot made for a player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ def _replay(record: Mapping[str, JSON], report: Replay) -> None:
                 report.problems.append(f"deal {number}, action {step}: the game was already over")
                 return
             seat = data["seat"]
-            action = game.action_from_data(data)
+            action = game.action_from_data({k: v for k, v in data.items() if k not in OPTIONAL_ACTION_FIELDS})
             try:
                 state, _ = state.apply(action, seat=seat)
             except CardaviaError as exc:

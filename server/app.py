@@ -1,0 +1,613 @@
+"""The WebSocket server: connections, the handshake, request dispatch, limits and shutdown.
+
+A thin asyncio shell: decoding and validation are the protocol package's,
+rules are the engines', and each room (``room.py``) owns its game. This module
+only routes a connection's requests to the right room and keeps connections
+within their limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import signal
+import time
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from cardavia import __version__
+from cardavia.bots.base import Bot
+from cardavia.games.errors import CardaviaError, IllegalAction
+from cardavia.games.registry import GAMES, get_game
+from cardavia.games.traditions import catalogue as deck_catalogue
+from cardavia.games.traditions import default_tradition, get_tradition
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import decode_client, encode, request_id, unpack_frame
+from cardavia.protocol.errors import ProtocolError
+from cardavia.server.bot_runner import BotRunner
+from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.metrics import Metrics
+from cardavia.server.room import Room
+
+log = logging.getLogger("cardavia.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CLOSE_POLICY = 1008
+CLOSE_RESTART = 1012
+MAX_SEND_QUEUE = 256
+
+
+def make_bot(game: str, level: str, seed: str) -> Bot:
+    from cardavia.bots.random_bot import RandomBot
+
+    try:
+        from cardavia.bots.registry import make_bot as registered  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # pragma: no cover - until every level exists
+        return RandomBot(seed)
+    bot: Bot = registered(game, level, seed)
+    return bot
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One client connection as rooms see it: ``send`` only queues."""
+
+    def __init__(self, ws: ServerConnection, server: CardaviaServer) -> None:
+        self.ws = ws
+        self.server = server
+        self.session = ""
+        self.token_hash = ""
+        self.name = ""
+        self.lang = "en"
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.rooms_created = 0
+        self.abuse = 0
+        self.bucket = TokenBucket(server.config.rate_per_second, server.config.rate_burst)
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_SEND_QUEUE)
+        self.closing = False
+
+    def send(self, message: m.Reply) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            log.warning("session %s: send queue full, closing a slow client", self.session)
+            self.close(CLOSE_POLICY, "too slow to read")
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+    async def writer(self) -> None:
+        while (frame := await self.queue.get()) is not None:
+            await self.ws.send(frame)
+
+
+class CardaviaServer:
+    def __init__(self, config: ServerConfig, lobby: LobbyStore | None = None) -> None:
+        self.config = config
+        self.lobby = lobby or MemoryLobby()
+        self.metrics = Metrics()
+        self.runner = BotRunner(config.bot_workers)
+        self.rooms: dict[str, Room] = {}
+        self.sessions: dict[str, Connection] = {}
+        self.connections: set[Connection] = set()
+        self._server: Server | None = None
+        self._stopping = asyncio.Event()
+
+    # ------------------------------------------------------------ lifecycle
+    async def start(self) -> Server:
+        self.config.records_path().mkdir(parents=True, exist_ok=True)
+        self._server = await serve(
+            self.handle,
+            self.config.host,
+            self.config.port,
+            process_request=self._http,
+            compression=None,
+            max_size=max(65536, self.config.max_frame * 4),
+            ping_interval=self.config.ping_interval or None,
+            ping_timeout=self.config.ping_interval or None,
+        )
+        return self._server
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        sock = next(iter(self._server.sockets))
+        port: int = sock.getsockname()[1]
+        return port
+
+    async def serve_forever(self) -> None:
+        server = await self.start()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, self._stopping.set)
+        log.info("cardavia %s serving on %s (node %s)", __version__, self.config.url, self.config.node_id)
+        await self._stopping.wait()
+        await self.shutdown(server)
+
+    async def shutdown(self, server: Server | None = None) -> None:
+        """Stop accepting, tell every client with close code 1012, and end."""
+        server = server or self._server
+        if server is None:
+            return
+        server.close(close_connections=False)
+        for conn in list(self.connections):
+            conn.close(CLOSE_RESTART, "server restarting")
+        await server.wait_closed()
+        for room in self.rooms.values():
+            room.close()
+        self.runner.close()
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    # ----------------------------------------------------------------- HTTP
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics":
+            self._refresh_gauges()
+            response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
+        return None
+
+    def _refresh_gauges(self) -> None:
+        self.metrics.connections.set(len(self.connections))
+        self.metrics.rooms.clear()
+        counts: dict[tuple[str, str], int] = {}
+        for room in self.rooms.values():
+            key = (room.entry.game, room.entry.state)
+            counts[key] = counts.get(key, 0) + 1
+        for (game, state), count in counts.items():
+            self.metrics.rooms.labels(game, state).set(count)
+
+    # ---------------------------------------------------------- connections
+    async def handle(self, ws: ServerConnection) -> None:
+        conn = Connection(ws, self)
+        self.connections.add(conn)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout(self.config.idle_timeout):
+                        frame = await ws.recv()
+                except TimeoutError:
+                    conn.close(CLOSE_POLICY, "idle for too long")
+                    break
+                self._receive(conn, frame)
+                if conn.closing:
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections.discard(conn)
+            self._disconnected(conn)
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await asyncio.wait_for(writer, timeout=1.0)
+            writer.cancel()
+
+    def _receive(self, conn: Connection, frame: bytes | str) -> None:
+        started = time.perf_counter()
+        rid: int | None = None
+        try:
+            if not conn.bucket.take():
+                raise ProtocolError("rate_limited", "too many messages; slow down")
+            with contextlib.suppress(ProtocolError):
+                rid = request_id(unpack_frame(frame, None)) if isinstance(frame, bytes) else None
+            message = decode_client(frame, self.config.max_frame)
+            self._dispatch(conn, message)
+        except IllegalAction as exc:
+            code = exc.reason if exc.reason in ("not_your_turn", "game_over") else "illegal_action"
+            self._error(conn, rid, code, exc.message, exc.reason)
+        except CardaviaError as exc:
+            self._error(conn, rid, exc.code, exc.message)
+            if exc.code in (
+                "bad_frame",
+                "too_large",
+                "too_deep",
+                "unknown_type",
+                "invalid_field",
+                "rate_limited",
+            ):
+                conn.abuse += 1
+                if conn.abuse > self.config.abuse_limit:
+                    conn.close(CLOSE_POLICY, "too many bad messages")
+        except Exception:  # never let one bad request take the connection's handler down
+            log.exception("session %s: request failed", conn.session)
+            self._error(conn, rid, "internal_error", "the request failed on the server")
+        else:
+            return
+        finally:
+            self.metrics.action_latency.observe(time.perf_counter() - started)
+
+    def _error(
+        self, conn: Connection, rid: int | None, code: str, message: str, reason: str | None = None
+    ) -> None:
+        self.metrics.errors.labels(code).inc()
+        conn.send(m.Error(id=rid, code=code, message=message, reason=reason))
+
+    def _disconnected(self, conn: Connection) -> None:
+        if self.sessions.get(conn.session) is conn:
+            del self.sessions[conn.session]
+        if conn.room is None:
+            return
+        room = conn.room
+        room.unwatch(conn)
+        if conn.seat is not None:
+            room.dropped(conn.seat, conn)
+            if room.state is None and not room.humans():
+                self._close_room(room)
+
+    # -------------------------------------------------------------- dispatch
+    def _dispatch(self, conn: Connection, msg: m.Request) -> None:
+        if not conn.session and not isinstance(msg, m.Hello):
+            raise ProtocolError("handshake_required", "send hello first")
+        handler = getattr(self, f"_on_{type(msg).model_fields['type'].default}")
+        handler(conn, msg)
+
+    def _on_hello(self, conn: Connection, msg: m.Hello) -> None:
+        if msg.version not in m.SUPPORTED_VERSIONS:
+            self._error(
+                conn,
+                msg.id,
+                "unsupported_version",
+                f"protocol version {msg.version} is not supported; this server speaks "
+                f"{', '.join(map(str, sorted(m.SUPPORTED_VERSIONS)))}",
+            )
+            conn.close(CLOSE_POLICY, "unsupported protocol version")
+            return
+        if conn.session:
+            raise ProtocolError("invalid_field", "hello was already sent on this connection")
+        conn.name, conn.lang = msg.name, msg.lang
+        asyncio.get_running_loop().create_task(self._handshake(conn, msg))
+
+    async def _handshake(self, conn: Connection, msg: m.Hello) -> None:
+        session = None
+        if msg.resume:
+            session = await self.lobby.session_by_token(_token_hash(msg.resume))
+            if session is None:
+                self._error(conn, msg.id, "bad_resume_token", "that resume token is unknown or was replaced")
+        if session is None:
+            session = SessionEntry("s-" + secrets.token_hex(6), msg.name, "")
+        token = secrets.token_urlsafe(24)
+        session.token_hash = _token_hash(token)
+        session.name = msg.name
+        await self.lobby.save_session(session)
+        conn.session = session.session
+        conn.token_hash = session.token_hash
+        old = self.sessions.get(session.session)
+        self.sessions[session.session] = conn
+        room = self.rooms.get(session.room or "")
+        conn.send(
+            m.Welcome(
+                id=msg.id,
+                session=session.session,
+                resume=token,
+                server=f"cardavia/{__version__}",
+                room=room.id if room else None,
+            )
+        )
+        if old is not None and old is not conn:
+            old.room = None
+            old.send(m.Left(reason="replaced by a newer connection"))
+            old.close(CLOSE_POLICY, "replaced by a newer connection")
+        if (
+            room is not None
+            and session.seat is not None
+            and room.seats[session.seat].session == session.session
+        ):
+            conn.room, conn.seat = room, session.seat
+            room.sit(session.seat, conn, msg.name)
+
+    def _on_get_catalogue(self, conn: Connection, msg: m.GetCatalogue) -> None:
+        games = [
+            {"id": g.id, "name": g.name, "players": g.players, "options": dict(g.default_options)}
+            for g in GAMES.values()
+        ]
+        conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=_bot_catalogue()))
+
+    def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
+        rooms = [
+            r.info()
+            for r in self.rooms.values()
+            if r.entry.public
+            and r.entry.state == "waiting"
+            and r.entry.human_seats_free()
+            and msg.game in (None, r.entry.game)
+        ]
+        conn.send(m.Rooms(id=msg.id, rooms=rooms[: msg.limit]))
+
+    def _new_room(
+        self,
+        conn: Connection,
+        game_id: str,
+        *,
+        deck: str | None,
+        options: dict[str, Any],
+        public: bool,
+        humans: int,
+        bot_level: str,
+        turn_seconds: float | None,
+        fill_after: float | None = None,
+    ) -> Room:
+        if conn.room is not None and conn.seat is not None and not conn.room.finished:
+            raise ProtocolError("already_in_room", "leave your room first")
+        if conn.rooms_created >= self.config.max_rooms_per_connection:
+            raise ProtocolError(
+                "too_many_rooms", f"at most {self.config.max_rooms_per_connection} rooms per connection"
+            )
+        game = get_game(game_id)
+        checked = game.options(options)
+        tradition = get_tradition(deck) if deck else default_tradition(game_id)
+        if game_id not in tradition.games:
+            raise ProtocolError("unknown_deck", f"the {tradition.id} pack is not used for {game_id}")
+        if humans > game.players:
+            raise ProtocolError("invalid_field", f"{game_id} has {game.players} seats")
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+        entry = RoomEntry(
+            room="r-" + secrets.token_hex(5),
+            code=code,
+            game=game_id,
+            deck=tradition.id,
+            options=checked,
+            public=public,
+            seats=[SeatEntry() for _ in range(game.players)],
+            humans=humans,
+            bot_level=bot_level,
+            owner=conn.session,
+            node=self.config.node_id,
+            turn_seconds=self._turn_seconds(turn_seconds, public),
+            fill_after=fill_after,
+        )
+        room = Room(
+            entry,
+            runner=self.runner,
+            make_bot=make_bot,
+            bot_delay=self.config.bot_delay,
+            grace_seconds=self.config.grace_seconds,
+            on_finish=self._record,
+        )
+        self.rooms[entry.room] = room
+        conn.rooms_created += 1
+        asyncio.get_running_loop().create_task(self.lobby.create_room(entry))
+        return room
+
+    def _turn_seconds(self, asked: float | None, public: bool) -> float | None:
+        """The creator's timer; else the server default for public rooms; private rooms: off."""
+        if asked is not None:
+            return asked
+        return (self.config.default_turn_seconds or None) if public else None
+
+    def _seat(self, conn: Connection, room: Room, seat: int) -> None:
+        if conn.room is not None and conn.room is not room:
+            self._leave(conn)
+        conn.room, conn.seat = room, seat
+        room.sit(seat, conn, conn.name)
+        asyncio.get_running_loop().create_task(
+            self.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat))
+        )
+
+    def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
+        room = self._new_room(
+            conn,
+            msg.game,
+            deck=msg.deck,
+            options=dict(msg.options),
+            public=msg.public,
+            humans=msg.humans,
+            bot_level=msg.bot_level,
+            turn_seconds=msg.turn_seconds,
+            fill_after=msg.fill_after,
+        )
+        if msg.humans >= 1:
+            room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
+            self._seat(conn, room, 0)
+        else:
+            conn.room = room
+            room.watch(conn)
+        if msg.fill_after is not None:
+            asyncio.get_running_loop().create_task(self._fill_later(room, msg.fill_after))
+
+    async def _fill_later(self, room: Room, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if room.state is None and room.id in self.rooms:
+            self._start(room)
+
+    def _find_room(self, room_id: str | None, code: str | None) -> Room:
+        room = self.rooms.get(room_id or "")
+        if room is None and code:
+            room = next((r for r in self.rooms.values() if r.entry.code == code.upper()), None)
+        if room is None:
+            raise ProtocolError("unknown_room", "no room has that id or code")
+        return room
+
+    def _on_join_room(self, conn: Connection, msg: m.JoinRoom) -> None:
+        room = self._find_room(msg.room, msg.code)
+        if not room.entry.public and msg.room and not msg.code:
+            raise ProtocolError("unknown_room", "a private room is joined by its code")
+        if room.state is not None:
+            raise ProtocolError("room_started", "the room's game has already started")
+        free = room.entry.human_seats_free()
+        if not free:
+            raise ProtocolError("room_full", "every seat for people is taken")
+        room.entry.seats[free[0]] = SeatEntry("human", conn.name, conn.session)
+        self._seat(conn, room, free[0])
+        if not room.entry.human_seats_free() and room.entry.owner is None:
+            self._start(room)
+
+    def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
+        for room in self.rooms.values():
+            entry = room.entry
+            if entry.public and entry.game == msg.game and room.state is None and entry.owner is None:
+                free = entry.human_seats_free()
+                if free:
+                    entry.seats[free[0]] = SeatEntry("human", conn.name, conn.session)
+                    self._seat(conn, room, free[0])
+                    if not entry.human_seats_free():
+                        self._start(room)
+                    return
+        players = get_game(msg.game).players
+        humans = 2 if msg.game == "doudizhu" else players
+        room = self._new_room(
+            conn,
+            msg.game,
+            deck=None,
+            options={},
+            public=True,
+            humans=humans,
+            bot_level="basic",
+            turn_seconds=None,
+        )
+        room.entry.owner = None  # nobody owns a quick-match room: it starts when full
+        room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
+        self._seat(conn, room, 0)
+
+    def _on_play_now(self, conn: Connection, msg: m.PlayNow) -> None:
+        room = self._new_room(
+            conn,
+            msg.game,
+            deck=msg.deck,
+            options=dict(msg.options),
+            public=False,
+            humans=1,
+            bot_level=msg.bot_level,
+            turn_seconds=None,
+        )
+        room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
+        self._seat(conn, room, 0)
+        self._start(room)
+
+    def _start(self, room: Room) -> None:
+        room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+        asyncio.get_running_loop().create_task(self.lobby.set_state(room.id, "playing"))
+
+    def _on_start(self, conn: Connection, msg: m.Start) -> None:
+        room = self._my_room(conn)
+        if room.entry.owner != conn.session:
+            raise ProtocolError("not_room_owner", "only the room's owner may start it")
+        if room.state is not None:
+            raise ProtocolError("room_started", "the game has already started")
+        self._start(room)
+
+    def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
+        room = self._my_room(conn)
+        room.rematch(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+
+    def _my_room(self, conn: Connection) -> Room:
+        if conn.room is None:
+            raise ProtocolError("not_in_room", "join or create a room first")
+        return conn.room
+
+    def _on_leave(self, conn: Connection, msg: m.Leave) -> None:
+        self._my_room(conn)
+        self._leave(conn)
+        conn.send(m.Left(id=msg.id))
+
+    def _leave(self, conn: Connection) -> None:
+        room = conn.room
+        if room is None:
+            return
+        if conn.seat is not None:
+            room.leave(conn.seat)
+            room.entry.seats[conn.seat] = SeatEntry() if room.state is None else room.entry.seats[conn.seat]
+        room.unwatch(conn)
+        conn.room, conn.seat = None, None
+        if room.state is None and not room.humans():
+            self._close_room(room)
+
+    def _close_room(self, room: Room) -> None:
+        room.close()
+        self.rooms.pop(room.id, None)
+        asyncio.get_running_loop().create_task(self.lobby.delete_room(room.id))
+
+    def _on_act(self, conn: Connection, msg: m.Act) -> None:
+        room = self._my_room(conn)
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot act")
+        room.act(conn.seat, dict(msg.action))
+        self.metrics.actions.labels(room.entry.game).inc()
+
+    def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
+        room = self._my_room(conn)
+        room.snapshot_for(conn.seat, conn)
+
+    def _on_spectate(self, conn: Connection, msg: m.Spectate) -> None:
+        room = self._find_room(msg.room, msg.code)
+        if not room.entry.public and not msg.code:
+            raise ProtocolError("unknown_room", "a private room is watched by its code")
+        if conn.room is not None:
+            self._leave(conn)
+        conn.room, conn.seat = room, None
+        room.watch(conn)
+
+    def _on_chat(self, conn: Connection, msg: m.Chat) -> None:
+        room = self._my_room(conn)
+        line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text)
+        for other in room.connected():
+            other.send(line)
+
+    def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
+        name = msg.record
+        if not name.replace("-", "").isalnum():
+            raise ProtocolError("unknown_record", "no record has that id")
+        path = self.config.records_path() / f"{name}.jsonl"
+        if not path.exists():
+            raise ProtocolError("unknown_record", "no record has that id")
+        conn.send(
+            m.RecordMessage(id=msg.id, record_id=name, record=json.loads(path.read_text(encoding="utf-8")))
+        )
+
+    # -------------------------------------------------------------- records
+    def _record(self, room: Room, record: dict[str, Any]) -> str:
+        from cardavia.games.records import dumps
+
+        record_id = f"{room.id}-{room.matches}"
+        path = self.config.records_path() / f"{record_id}.jsonl"
+        path.write_text(dumps(record) + "\n", encoding="utf-8")
+        log.info("room %s: match over, record %s", room.id, record_id)
+        return record_id
+
+
+def _bot_catalogue() -> list[dict[str, Any]]:
+    try:
+        from cardavia.bots.registry import catalogue  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # pragma: no cover
+        return [{"id": "random", "level": "random", "description": "Plays any legal move at random."}]
+    result: list[dict[str, Any]] = catalogue()
+    return result

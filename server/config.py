@@ -1,0 +1,65 @@
+"""Server settings: command-line options over environment variables over defaults (12-factor)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "CARDAVIA_"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    public_url: str = ""
+    """The URL clients use to reach this node (redirects name it); defaults to ws://host:port/."""
+    records_dir: str = "records"
+    redis_url: str = ""
+    """Empty: the embedded in-memory lobby."""
+    node_id: str = "node-1"
+    max_frame: int = 4096
+    """Largest frame a client may send, in bytes."""
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    abuse_limit: int = 20
+    """Protocol errors a connection may cause before it is closed."""
+    max_rooms_per_connection: int = 3
+    idle_timeout: float = 300.0
+    """Seconds without a message from a client before it is disconnected."""
+    ping_interval: float = 20.0
+    grace_seconds: float = 60.0
+    """How long a dropped player's seat waits before a bot takes it over."""
+    bot_delay: float = 0.6
+    """Pause before a bot moves so that people can follow; 0 in tests."""
+    bot_workers: int = 1
+    """Worker processes for search bots; 0 runs them in a thread (tests)."""
+    default_turn_seconds: float = 0.0
+    """Turn timer of public rooms when the creator sets none; 0 means off."""
+
+    @property
+    def url(self) -> str:
+        return self.public_url or f"ws://{self.host}:{self.port}/"
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> ServerConfig:
+        """Defaults, then ``CARDAVIA_*`` variables, then explicit overrides (None: not given)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is not None and raw != "":
+                kind = type(getattr(cls(), f.name))
+                try:
+                    values[f.name] = kind(raw)
+                except ValueError:
+                    raise ValueError(
+                        f"{ENV_PREFIX}{f.name.upper()} must be a {kind.__name__}, not {raw!r}"
+                    ) from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def records_path(self) -> Path:
+        return Path(self.records_dir)

@@ -1,0 +1,193 @@
+"""The lobby store: rooms, seats and sessions that every node may see.
+
+An interface with two backends: ``MemoryLobby`` (the embedded default, one
+process) and, with its own issue, Redis (several nodes). The interface is
+async and every operation that decides something (claiming a seat, pairing a
+quick match) is atomic in the store itself, so two players can never get the
+same seat whatever the backend.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cardavia.protocol.errors import ProtocolError
+
+SeatKind = Literal["open", "human", "bot"]
+RoomState = Literal["waiting", "playing", "finished", "closed"]
+
+
+@dataclass(slots=True)
+class SeatEntry:
+    kind: SeatKind = "open"
+    name: str | None = None
+    session: str | None = None
+    bot: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot}
+
+
+@dataclass(slots=True)
+class RoomEntry:
+    room: str
+    code: str
+    game: str
+    deck: str
+    options: dict[str, Any]
+    public: bool
+    seats: list[SeatEntry]
+    humans: int
+    bot_level: str
+    owner: str | None = None
+    node: str = ""
+    state: RoomState = "waiting"
+    turn_seconds: float | None = None
+    fill_after: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> RoomEntry:
+        return dataclasses.replace(self, seats=[dataclasses.replace(s) for s in self.seats])
+
+    def human_seats_free(self) -> list[int]:
+        taken = sum(1 for s in self.seats if s.kind == "human")
+        if taken >= self.humans:
+            return []
+        return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+
+
+@dataclass(slots=True)
+class SessionEntry:
+    session: str
+    name: str
+    token_hash: str
+    room: str | None = None
+    seat: int | None = None
+
+
+class LobbyStore(ABC):
+    """What the server needs of a lobby, whichever backend holds it."""
+
+    @abstractmethod
+    async def create_room(self, entry: RoomEntry) -> None: ...
+
+    @abstractmethod
+    async def get_room(self, room: str) -> RoomEntry | None: ...
+
+    @abstractmethod
+    async def room_by_code(self, code: str) -> RoomEntry | None: ...
+
+    @abstractmethod
+    async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
+        """Public rooms waiting for players, oldest first."""
+
+    @abstractmethod
+    async def claim_seat(self, room: str, session: str, name: str) -> int:
+        """Atomically take a free human seat; ``ProtocolError`` when there is none."""
+
+    @abstractmethod
+    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
+        """Atomically take a seat in the oldest open public room of ``game``, if any."""
+
+    @abstractmethod
+    async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None: ...
+
+    @abstractmethod
+    async def set_state(self, room: str, state: RoomState) -> None: ...
+
+    @abstractmethod
+    async def delete_room(self, room: str) -> None: ...
+
+    @abstractmethod
+    async def save_session(self, entry: SessionEntry) -> None: ...
+
+    @abstractmethod
+    async def session_by_token(self, token_hash: str) -> SessionEntry | None: ...
+
+    @abstractmethod
+    async def drop_session(self, session: str) -> None: ...
+
+
+class MemoryLobby(LobbyStore):
+    """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, RoomEntry] = {}
+        self._codes: dict[str, str] = {}
+        self._sessions: dict[str, SessionEntry] = {}
+        self._tokens: dict[str, str] = {}
+
+    async def create_room(self, entry: RoomEntry) -> None:
+        if entry.room in self._rooms or entry.code in self._codes:
+            raise ValueError("room id or code already taken")
+        self._rooms[entry.room] = entry.copy()
+        self._codes[entry.code] = entry.room
+
+    async def get_room(self, room: str) -> RoomEntry | None:
+        entry = self._rooms.get(room)
+        return entry.copy() if entry else None
+
+    async def room_by_code(self, code: str) -> RoomEntry | None:
+        room = self._codes.get(code.upper())
+        return await self.get_room(room) if room else None
+
+    async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
+        found = [
+            e.copy()
+            for e in self._rooms.values()
+            if e.public and e.state == "waiting" and e.human_seats_free() and game in (None, e.game)
+        ]
+        return found[:limit]
+
+    async def claim_seat(self, room: str, session: str, name: str) -> int:
+        entry = self._rooms.get(room)
+        if entry is None:
+            raise ProtocolError("unknown_room", f"no room {room!r}")
+        if entry.state != "waiting":
+            raise ProtocolError("room_started", "the room's game has already started")
+        free = entry.human_seats_free()
+        if not free:
+            raise ProtocolError("room_full", "every seat for people is taken")
+        entry.seats[free[0]] = SeatEntry("human", name, session)
+        return free[0]
+
+    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
+        for entry in self._rooms.values():
+            if entry.public and entry.state == "waiting" and entry.game == game and entry.human_seats_free():
+                seat = entry.human_seats_free()[0]
+                entry.seats[seat] = SeatEntry("human", name, session)
+                return entry.room, seat
+        return None
+
+    async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:
+        if room in self._rooms:
+            self._rooms[room].seats[seat] = dataclasses.replace(entry)
+
+    async def set_state(self, room: str, state: RoomState) -> None:
+        if room in self._rooms:
+            self._rooms[room].state = state
+
+    async def delete_room(self, room: str) -> None:
+        entry = self._rooms.pop(room, None)
+        if entry:
+            self._codes.pop(entry.code, None)
+
+    async def save_session(self, entry: SessionEntry) -> None:
+        old = self._sessions.get(entry.session)
+        if old:
+            self._tokens.pop(old.token_hash, None)
+        self._sessions[entry.session] = dataclasses.replace(entry)
+        self._tokens[entry.token_hash] = entry.session
+
+    async def session_by_token(self, token_hash: str) -> SessionEntry | None:
+        session = self._tokens.get(token_hash)
+        entry = self._sessions.get(session) if session else None
+        return dataclasses.replace(entry) if entry else None
+
+    async def drop_session(self, session: str) -> None:
+        entry = self._sessions.pop(session, None)
+        if entry:
+            self._tokens.pop(entry.token_hash, None)

@@ -1,0 +1,32 @@
+"""Prometheus metrics of one node, on a registry of its own (so tests can run several servers)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.connections = Gauge("cardavia_connections", "Open WebSocket connections", registry=self.registry)
+        self.rooms = Gauge("cardavia_rooms", "Rooms on this node", ["game", "state"], registry=self.registry)
+        self.actions = Counter("cardavia_actions_total", "Actions applied", ["game"], registry=self.registry)
+        self.action_latency = Histogram(
+            "cardavia_action_seconds",
+            "Time from receiving an action to queuing every recipient's delta",
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25),
+            registry=self.registry,
+        )
+        self.bot_think = Histogram(
+            "cardavia_bot_think_seconds",
+            "Bot decision time",
+            ["level"],
+            buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "cardavia_errors_total", "Errors sent to clients", ["code"], registry=self.registry
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

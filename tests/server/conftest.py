@@ -1,0 +1,105 @@
+"""A real server on 127.0.0.1 (a free port) and real websockets clients."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.client import Requests, ViewStore
+from cardavia.protocol.codec import decode_server, encode
+from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+
+
+class Client:
+    """A test player: sends requests, keeps its view, records every message it receives."""
+
+    def __init__(self, ws: ClientConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.req = Requests()
+        self.store = ViewStore()
+        self.received: list[m.Reply] = []
+        self.frames: list[bytes] = []
+        self.resume: str | None = None
+        self.session: str | None = None
+
+    async def send(self, message: m.Request) -> None:
+        await self.ws.send(encode(message))
+
+    async def recv(self, timeout: float = 5.0) -> m.Reply:
+        frame = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(frame, bytes)
+        self.frames.append(frame)
+        message = decode_server(frame)
+        self.received.append(message)
+        if isinstance(message, m.Snapshot):
+            self.store.on_snapshot(message)
+        elif isinstance(message, m.Delta):
+            assert self.store.on_delta(message), "a delta was out of sequence"
+        elif isinstance(message, m.Welcome):
+            self.resume, self.session = message.resume, message.session
+        return message
+
+    async def expect(self, kind: type[Any], timeout: float = 5.0) -> Any:
+        while True:
+            message = await self.recv(timeout)
+            if isinstance(message, kind):
+                return message
+            if isinstance(message, m.Error) and kind is not m.Error:
+                raise AssertionError(f"unexpected error {message}")
+
+    async def hello(self, resume: str | None = None) -> m.Welcome:
+        await self.send(self.req.hello(self.name, resume=resume))
+        welcome: m.Welcome = await self.expect(m.Welcome)
+        return welcome
+
+    async def play_until_over(self, rng: random.Random, timeout: float = 20.0) -> m.MatchResult:
+        """Answer every your_turn with a random legal action until the match ends."""
+        while True:
+            message = await self.recv(timeout)
+            if isinstance(message, m.YourTurn):
+                await self.send(self.req.act(rng.choice(message.legal)))
+            elif isinstance(message, m.MatchResult):
+                return message
+            elif isinstance(message, m.Error):
+                raise AssertionError(f"unexpected error {message}")
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> ServerConfig:
+    return ServerConfig(
+        port=0,
+        records_dir=str(tmp_path / "records"),
+        bot_delay=0.0,
+        bot_workers=0,
+        rate_per_second=10_000.0,
+        rate_burst=10_000,
+        grace_seconds=0.5,
+        ping_interval=0.0,
+    )
+
+
+@pytest.fixture
+async def server(config: ServerConfig) -> AsyncIterator[CardaviaServer]:
+    srv = CardaviaServer(config)
+    await srv.start()
+    yield srv
+    await srv.shutdown()
+
+
+@pytest.fixture
+def url(server: CardaviaServer) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+async def client(url: str, name: str = "Anna") -> Client:
+    ws = await connect(url, compression=None, max_size=2**20)
+    return Client(ws, name)

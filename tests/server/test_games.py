@@ -1,0 +1,64 @@
+"""Full games through the real server, with the records checked by replay."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardavia.games.records import replay
+from cardavia.games.registry import GAMES
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from tests.server.conftest import client
+
+
+def _replays(server: CardaviaServer, record_id: str) -> dict[str, object]:
+    path = Path(server.config.records_dir) / f"{record_id}.jsonl"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    report = replay(record)
+    assert report.ok, report.problems
+    return record
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_one_human_against_bots(server: CardaviaServer, url: str, game: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now(game, "random"))
+    result = await anna.play_until_over(random.Random(1))
+    assert result.record
+    record = _replays(server, result.record)
+    assert record["seats"][0]["kind"] == "human"  # type: ignore[index]
+    assert anna.store.view is not None
+    assert anna.store.view["result"] == {
+        "scores": result.scores,
+        "winner": result.winner,
+        "reason": result.reason,
+    }
+    await anna.ws.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_two_humans_in_one_room(server: CardaviaServer, url: str, game: str) -> None:
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room(game, humans=2, bot_level="random", public=False))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(bo.req.join(code=snapshot.room.code))
+    await bo.expect(m.Snapshot)
+    await anna.send(anna.req.start())
+    import asyncio
+
+    results = await asyncio.gather(
+        anna.play_until_over(random.Random(2)), bo.play_until_over(random.Random(3))
+    )
+    assert results[0] == results[1]
+    record = _replays(server, results[0].record or "")
+    kinds = [s["kind"] for s in record["seats"]]  # type: ignore[index,union-attr]
+    assert kinds.count("human") == 2
+    await anna.ws.close()
+    await bo.ws.close()
