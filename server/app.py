@@ -93,6 +93,8 @@ class Connection:
         self.bucket = TokenBucket(server.config.rate_per_second, server.config.rate_burst)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_SEND_QUEUE)
         self.closing = False
+        self.close_code, self.close_reason = 1000, ""
+        self.writer_task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.writer())
 
     def send(self, message: m.Reply) -> None:
         if self.closing:
@@ -104,13 +106,25 @@ class Connection:
             self.close(CLOSE_POLICY, "too slow to read")
 
     def close(self, code: int, reason: str) -> None:
-        if not self.closing:
-            self.closing = True
-            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        """Close after the frames already queued (so an error that explains the close arrives first)."""
+        if self.closing:
+            return
+        self.closing = True
+        self.close_code, self.close_reason = code, reason
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        if self.queue.full():  # a stalled reader: no room for the sentinel, close at once
+            self.writer_task.cancel()
 
     async def writer(self) -> None:
-        while (frame := await self.queue.get()) is not None:
-            await self.ws.send(frame)
+        try:
+            while (frame := await self.queue.get()) is not None:
+                await self.ws.send(frame)
+        except ConnectionClosed:
+            return
+        finally:
+            if self.closing:
+                await asyncio.shield(self.ws.close(self.close_code, self.close_reason))
 
 
 class CardaviaServer:
@@ -199,7 +213,6 @@ class CardaviaServer:
     async def handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self)
         self.connections.add(conn)
-        writer = asyncio.get_running_loop().create_task(conn.writer())
         try:
             while True:
                 try:
@@ -207,20 +220,18 @@ class CardaviaServer:
                         frame = await ws.recv()
                 except TimeoutError:
                     conn.close(CLOSE_POLICY, "idle for too long")
-                    break
-                self._receive(conn, frame)
-                if conn.closing:
-                    break
+                    continue
+                if not conn.closing:  # once closing, read on (and drop) so the close handshake completes
+                    self._receive(conn, frame)
         except ConnectionClosed:
             pass
         finally:
             self.connections.discard(conn)
             self._disconnected(conn)
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.queue.put_nowait(None)
+            if not conn.closing:
+                conn.close(1000, "")
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await asyncio.wait_for(writer, timeout=1.0)
-            writer.cancel()
+                await conn.writer_task
 
     def _receive(self, conn: Connection, frame: bytes | str) -> None:
         started = time.perf_counter()

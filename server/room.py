@@ -96,6 +96,7 @@ class Room:
         self._on_change = on_change
         self._tasks: set[asyncio.Task[None]] = set()
         self._deadline: float | None = None
+        self.last_result: m.MatchResult | None = None
 
     # ------------------------------------------------------------- seating
     @property
@@ -139,7 +140,9 @@ class Room:
             old.send(m.Left(reason="replaced by a newer connection"))
         self._snapshot(seat)
         self._changed()
-        if self.state is not None and self.state.to_move == seat:
+        if self.finished and self.last_result is not None:
+            conn.send(self.last_result)  # came back after the end: tell how it ended
+        elif self.state is not None and self.state.to_move == seat:
             self._turn_started()
 
     def watch(self, conn: Sink) -> None:
@@ -293,6 +296,10 @@ class Room:
         action = await self._runner.choose(bot, self.state.view(seat), legal)
         if self.version != version:  # a person moved (or the timer did) while the bot thought
             return
+        if not auto and not slot.played_by_bot:  # the player came back while the bot waited
+            if slot.conn is not None:
+                slot.conn.send(self._your_turn(seat))
+            return
         try:
             self._apply(seat, action, auto=auto or slot.kind == "human")
         except CardaviaError:  # pragma: no cover - a bot returned an illegal move
@@ -323,6 +330,7 @@ class Room:
         message = m.MatchResult(
             scores=list(result.scores), winner=result.winner, reason=result.reason, record=record_id
         )
+        self.last_result = message
         for conn in self.connected():
             conn.send(message)
         self._changed()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,11 +12,24 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from cardavia.games.cards import ALL_CARDS
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import Requests, ViewStore
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+
+CODES = {c.code for c in ALL_CARDS}
+
+
+def _codes(data: Any) -> set[str]:
+    if isinstance(data, str):
+        return {data} if data in CODES else set()
+    if isinstance(data, dict):
+        return set().union(*(_codes(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_codes(v) for v in data))
+    return set()
 
 
 class Client:
@@ -29,6 +43,7 @@ class Client:
         self.received: list[m.Reply] = []
         self.frames: list[bytes] = []
         self.resume: str | None = None
+        self.views_seen: list[str] = []
         self.session: str | None = None
 
     async def send(self, message: m.Request) -> None:
@@ -42,8 +57,14 @@ class Client:
         self.received.append(message)
         if isinstance(message, m.Snapshot):
             self.store.on_snapshot(message)
+            self.views_seen.append(json.dumps(self.store.view, sort_keys=True))
         elif isinstance(message, m.Delta):
             assert self.store.on_delta(message), "a delta was out of sequence"
+            self.views_seen.append(json.dumps(self.store.view, sort_keys=True))
+        elif isinstance(message, m.YourTurn):
+            # the legal moves name only cards this seat can see (its hand, the table)
+            visible = _codes(self.store.view)
+            assert _codes(message.legal) <= visible, "your_turn names a card the seat cannot see"
         elif isinstance(message, m.Welcome):
             self.resume, self.session = message.resume, message.session
         return message

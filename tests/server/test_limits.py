@@ -1,0 +1,211 @@
+"""Bad input and limits: every violation gets its error code, abuse closes the connection."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+from tests.server.conftest import Client, client
+
+
+async def _error_for(url: str, frame: bytes | str) -> m.Error:
+    anna = await client(url)
+    await anna.hello()
+    await anna.ws.send(frame)
+    error: m.Error = await anna.expect(m.Error)
+    await anna.ws.close()
+    return error
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (b"\xc1\xc1", "bad_frame"),
+        (msgpack.packb({"type": "act", "action": {"play": "7D"}})[:-3], "bad_frame"),
+        (msgpack.packb({"type": "warp"}), "unknown_type"),
+        (msgpack.packb({"type": "chat", "text": "x" * 300}), "invalid_field"),
+        (msgpack.packb({"type": "chat", "text": "x" * 5000}), "too_large"),
+        (b"\x81\xa4type" + b"\x91" * 20 + b"\xc0", "too_deep"),
+        ("a text frame", "bad_frame"),
+        (msgpack.packb({"type": "act", "id": 4, "action": {"play": "7D"}}), "not_in_room"),
+    ],
+)
+async def test_malformed_frames_get_their_error_code(url: str, frame: bytes | str, code: str) -> None:
+    error = await _error_for(url, frame)
+    assert error.code == code
+    assert error.message
+
+
+async def test_the_request_id_comes_back_on_errors(url: str) -> None:
+    error = await _error_for(url, msgpack.packb({"type": "act", "id": 77, "action": {"play": "7D"}}))
+    assert error.id == 77
+
+
+async def test_wrong_protocol_version_is_refused_and_closed(url: str) -> None:
+    anna = await client(url)
+    await anna.send(m.Hello(id=1, version=99, name="Anna"))
+    error: m.Error = await anna.expect(m.Error)
+    assert error.code == "unsupported_version"
+    assert "1" in error.message
+    with pytest.raises(ConnectionClosed):
+        await anna.recv()
+    assert anna.ws.close_code == 1008
+
+
+async def test_requests_before_hello_are_refused(url: str) -> None:
+    anna = await client(url)
+    await anna.send(m.GetCatalogue(id=3))
+    error: m.Error = await anna.expect(m.Error)
+    assert error.code == "handshake_required"
+
+
+async def test_out_of_turn_and_illegal_moves_change_nothing(url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(m.CreateRoom(id=2, game="scopa", humans=2, bot_level="random"))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    bo = await client(url, "Bo")
+    await bo.hello()
+    await bo.send(bo.req.join(room=snapshot.room.room))
+    await bo.expect(m.Snapshot)
+    await anna.send(anna.req.start())
+    anna_view: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.expect(m.Snapshot)
+    mover, waiter = (anna, bo) if anna_view.view["to_move"] == 0 else (bo, anna)
+    turn: m.YourTurn = await mover.expect(m.YourTurn)
+    await waiter.send(waiter.req.act(turn.legal[0]))
+    error: m.Error = await waiter.expect(m.Error)
+    assert error.code == "not_your_turn"
+    await mover.send(mover.req.act({"play": "1D", "capture": []}))
+    error = await mover.expect(m.Error)
+    assert error.code == "bad_card"
+    hand = mover.store.view["hand"] if mover.store.view else []
+    foreign = next(c for c in ("7D", "7C", "7H", "7S", "KD", "KC") if c not in hand)
+    await mover.send(mover.req.act({"play": foreign, "capture": []}))
+    error = await mover.expect(m.Error)
+    assert (error.code, error.reason) == ("illegal_action", "card_not_in_hand")
+    await mover.send(mover.req.act({"chicken": "7D"}))
+    error = await mover.expect(m.Error)
+    assert error.code == "bad_action"
+    await mover.send(mover.req.act(turn.legal[0]))  # still its turn: nothing changed
+    delta: m.Delta = await mover.expect(m.Delta)
+    assert delta.events[0]["type"] == "play"
+
+
+async def test_spectators_cannot_act(url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    eve = await client(url, "Eve")
+    await eve.hello()
+    await eve.send(m.Spectate(id=2, room=snapshot.room.room))
+    await eve.send(eve.req.act({"play": "AS"}))
+    error: m.Error = await eve.expect(m.Error)
+    assert error.code in {"spectator", "unknown_room"}
+
+
+@pytest.fixture
+def strict_config(config: ServerConfig) -> ServerConfig:
+    return dataclasses.replace(config, rate_per_second=5.0, rate_burst=5, abuse_limit=8)
+
+
+async def test_rate_limit_then_abuse_closes_the_connection(strict_config: ServerConfig) -> None:
+    srv = CardaviaServer(strict_config)
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        anna = await client(url)
+        await anna.hello()
+        codes: list[str] = []
+        try:
+            for _ in range(40):
+                await anna.send(m.GetCatalogue(id=1))
+            while True:
+                message = await anna.recv(timeout=5)
+                if isinstance(message, m.Error):
+                    codes.append(message.code)
+        except ConnectionClosed:
+            pass
+        assert "rate_limited" in codes
+        assert anna.ws.close_code == 1008
+        assert "too many" in (anna.ws.close_reason or "")
+    finally:
+        await srv.shutdown()
+
+
+async def test_an_abusive_client_does_not_stop_a_game_in_another_room(url: str) -> None:
+    async def abuse() -> None:
+        rng = random.Random(0)
+        async with connect(url, compression=None) as ws:
+            try:
+                while True:
+                    await ws.send(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))))
+                    await asyncio.sleep(0)
+            except ConnectionClosed:
+                return
+
+    abuser = asyncio.create_task(abuse())
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    result = await anna.play_until_over(random.Random(3))
+    assert result.record
+    await asyncio.wait_for(abuser, timeout=10)  # the abuser was closed by the server
+
+
+async def _read_until_closed(reader: Client) -> None:
+    while True:
+        await reader.recv(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def test_sigterm_closes_clients_with_1012_and_exits_cleanly(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "CARDAVIA_BOT_DELAY": "0", "CARDAVIA_BOT_WORKERS": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardavia", "serve", "--port", str(port), "--records-dir", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        url = f"ws://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                anna = await client(url)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        await anna.hello()
+        await anna.send(anna.req.play_now("scopa", "random"))
+        await anna.expect(m.YourTurn)
+        proc.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed):
+            await _read_until_closed(anna)
+        assert anna.ws.close_code == 1012
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
