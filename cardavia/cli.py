@@ -162,7 +162,10 @@ def _serve(args: argparse.Namespace) -> int:
     from cardavia.server.app import CardaviaServer
     from cardavia.server.config import ServerConfig
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    # key=value lines: each names its event and the room and session it concerns
+    logging.basicConfig(
+        level=logging.INFO, format="ts=%(asctime)s level=%(levelname)s logger=%(name)s %(message)s"
+    )
     config = ServerConfig.from_env(
         host=args.host, port=args.port, public_url=args.public_url, records_dir=args.records_dir,
         redis_url=args.redis, node_id=args.node_id, bot_delay=args.bot_delay,

@@ -102,7 +102,7 @@ class Connection:
         try:
             self.queue.put_nowait(encode(message))
         except asyncio.QueueFull:
-            log.warning("session %s: send queue full, closing a slow client", self.session)
+            log.warning("event=slow_client session=%s action=close", self.session)
             self.close(CLOSE_POLICY, "too slow to read")
 
     def close(self, code: int, reason: str) -> None:
@@ -167,7 +167,7 @@ class CardaviaServer:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, self._stopping.set)
-        log.info("cardavia %s serving on %s (node %s)", __version__, self.config.url, self.config.node_id)
+        log.info("event=serving version=%s url=%s node=%s", __version__, self.config.url, self.config.node_id)
         await self._stopping.wait()
         await self.shutdown(server)
 
@@ -260,7 +260,9 @@ class CardaviaServer:
                 if conn.abuse > self.config.abuse_limit:
                     conn.close(CLOSE_POLICY, "too many bad messages")
         except Exception:  # never let one bad request take the connection's handler down
-            log.exception("session %s: request failed", conn.session)
+            log.exception(
+                "event=request_failed session=%s room=%s", conn.session, conn.room.id if conn.room else "-"
+            )
             self._error(conn, rid, "internal_error", "the request failed on the server")
         else:
             return
@@ -333,6 +335,12 @@ class CardaviaServer:
                 server=f"cardavia/{__version__}",
                 room=room.id if room else None,
             )
+        )
+        log.info(
+            "event=hello session=%s resumed=%s room=%s",
+            session.session,
+            bool(msg.resume),
+            room.id if room else "-",
         )
         if old is not None and old is not conn:
             old.room = None
@@ -611,7 +619,7 @@ class CardaviaServer:
         record_id = f"{room.id}-{room.matches}"
         path = self.config.records_path() / f"{record_id}.jsonl"
         path.write_text(dumps(record) + "\n", encoding="utf-8")
-        log.info("room %s: match over, record %s", room.id, record_id)
+        log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
         return record_id
 
 

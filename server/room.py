@@ -303,12 +303,14 @@ class Room:
         try:
             self._apply(seat, action, auto=auto or slot.kind == "human")
         except CardaviaError:  # pragma: no cover - a bot returned an illegal move
-            log.exception("room %s: bot in seat %s chose an illegal action", self.id, seat)
+            log.exception("event=bot_illegal_action room=%s seat=%s", self.id, seat)
 
     async def _timer(self, seat: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
         if self.version == version and self.state is not None and self.state.to_move == seat:
-            log.info("room %s: turn timer expired for seat %s", self.id, seat)
+            log.info(
+                "event=turn_timer_expired room=%s seat=%s session=%s", self.id, seat, self.seats[seat].session
+            )
             await self._bot_move(seat, version, auto=True)
 
     def _finish(self) -> None:
@@ -373,7 +375,7 @@ class Room:
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("room %s: background task failed", self.id, exc_info=task.exception())
+            log.error("event=task_failed room=%s", self.id, exc_info=task.exception())
 
     def close(self) -> None:
         for task in list(self._tasks):

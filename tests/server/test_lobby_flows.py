@@ -1,0 +1,121 @@
+"""Rooms from the lobby's side: listing, codes, quick match, chat, records, rematch, HTTP endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import urllib.request
+
+from cardavia.games.records import replay
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from tests.server.conftest import client
+
+
+async def test_quick_match_pairs_two_players_and_starts(url: str) -> None:
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.quick_match("briscola"))
+    first: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(bo.req.quick_match("briscola"))
+    second: m.Snapshot = await bo.expect(m.Snapshot)
+    assert first.room.room == second.room.room
+    results = await asyncio.gather(anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2)))
+    assert results[0].record == results[1].record
+
+
+async def test_public_rooms_are_listed_and_private_ones_only_reached_by_code(url: str) -> None:
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2, public=False))
+    private: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(m.ListRooms(id=5))
+    listed: m.Rooms = await bo.expect(m.Rooms)
+    assert private.room.room not in [r.room for r in listed.rooms]
+    await bo.send(bo.req.join(room=private.room.room))
+    refused: m.Error = await bo.expect(m.Error)
+    assert refused.code == "unknown_room"
+    await bo.send(bo.req.join(code=(private.room.code or "").lower()))
+    joined: m.Snapshot = await bo.expect(m.Snapshot)
+    assert joined.seat == 1
+
+    carl = await client(url, "Carl")
+    await carl.hello()
+    await carl.send(carl.req.create_room("briscola", humans=2, public=True))
+    public: m.Snapshot = await carl.expect(m.Snapshot)
+    await bo.send(m.ListRooms(id=6, game="briscola"))
+    listed = await bo.expect(m.Rooms)
+    assert [r.room for r in listed.rooms] == [public.room.room]
+    dave = await client(url, "Dave")
+    await dave.hello()
+    await dave.send(dave.req.join(code=private.room.code))
+    full: m.Error = await dave.expect(m.Error)
+    assert full.code == "room_full"
+
+
+async def test_only_the_owner_starts_and_chat_reaches_the_room(url: str) -> None:
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room("doudizhu", humans=2))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(bo.req.join(room=snapshot.room.room))
+    await bo.expect(m.Snapshot)
+    await bo.send(bo.req.start())
+    error: m.Error = await bo.expect(m.Error)
+    assert error.code == "not_room_owner"
+    await bo.send(bo.req.chat("ciao!"))
+    line: m.ChatMessage = await anna.expect(m.ChatMessage)
+    assert (line.name, line.text, line.seat) == ("Bo", "ciao!", 1)
+
+
+async def test_records_are_retrievable_by_id_and_a_rematch_starts_a_new_match(
+    server: CardaviaServer, url: str
+) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    result = await anna.play_until_over(random.Random(4))
+    await anna.send(m.GetRecord(id=40, record=result.record or ""))
+    fetched: m.RecordMessage = await anna.expect(m.RecordMessage)
+    assert fetched.id == 40
+    assert replay(fetched.record).ok
+    await anna.send(m.GetRecord(id=41, record="nope"))
+    missing: m.Error = await anna.expect(m.Error)
+    assert missing.code == "unknown_record"
+    await anna.send(m.Rematch(id=42))
+    again = await anna.play_until_over(random.Random(5))
+    assert again.record != result.record
+
+
+async def test_a_catalogue_lists_games_decks_and_bots(url: str) -> None:
+    anna = await client(url)
+    await anna.send(anna.req.hello("Anna", lang="sv"))
+    await anna.expect(m.Welcome)
+    await anna.send(m.GetCatalogue(id=2))
+    catalogue: m.Catalogue = await anna.expect(m.Catalogue)
+    assert {g["id"] for g in catalogue.games} >= {"scopa", "briscola"}
+    assert any(d["id"] == "bolognese" for d in catalogue.decks)
+    assert catalogue.bots
+
+
+async def test_healthz_and_metrics_over_http(server: CardaviaServer, url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    await anna.play_until_over(random.Random(6))
+    base = f"http://127.0.0.1:{server.port}"
+
+    def get(path: str) -> tuple[int, str]:
+        with urllib.request.urlopen(base + path, timeout=5) as response:
+            return response.status, response.read().decode()
+
+    status, body = await asyncio.to_thread(get, "/healthz")
+    assert (status, body.strip()) == (200, "ok")
+    status, body = await asyncio.to_thread(get, "/metrics")
+    assert status == 200
+    assert "cardavia_connections 1.0" in body
+    assert 'cardavia_actions_total{game="briscola"}' in body
+    assert 'cardavia_rooms{game="briscola",state="finished"} 1.0' in body
