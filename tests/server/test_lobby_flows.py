@@ -21,7 +21,9 @@ async def test_quick_match_pairs_two_players_and_starts(url: str) -> None:
     await bo.send(bo.req.quick_match("briscola"))
     second: m.Snapshot = await bo.expect(m.Snapshot)
     assert first.room.room == second.room.room
-    results = await asyncio.gather(anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2)))
+    results = await asyncio.gather(
+        anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2))
+    )
     assert results[0].record == results[1].record
 
 
