@@ -41,10 +41,13 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Op]) -> None:
             if key not in new:
                 ops.append([DELETE, _path([*path, key])])
         for key, value in new.items():
-            if key in old:
-                _diff(old[key], value, [*path, key], ops)
-            else:
+            if key not in old:
                 ops.append([SET, _path([*path, key]), value])
+                continue
+            before = old[key]
+            if before is value or (before == value and type(before) is type(value)):
+                continue  # the common case, decided without a call
+            _diff(before, value, [*path, key], ops)
         return
     if isinstance(old, list) and isinstance(new, list):
         size = len(old)

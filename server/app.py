@@ -222,7 +222,7 @@ class CardaviaServer:
                     conn.close(CLOSE_POLICY, "idle for too long")
                     continue
                 if not conn.closing:  # once closing, read on (and drop) so the close handshake completes
-                    self._receive(conn, frame)
+                    await self._receive(conn, frame)
         except ConnectionClosed:
             pass
         finally:
@@ -233,7 +233,8 @@ class CardaviaServer:
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
                 await conn.writer_task
 
-    def _receive(self, conn: Connection, frame: bytes | str) -> None:
+    async def _receive(self, conn: Connection, frame: bytes | str) -> None:
+        """Handle one frame; a connection's frames are handled strictly one after another."""
         started = time.perf_counter()
         rid: int | None = None
         try:
@@ -242,7 +243,10 @@ class CardaviaServer:
             with contextlib.suppress(ProtocolError):
                 rid = request_id(unpack_frame(frame, None)) if isinstance(frame, bytes) else None
             message = decode_client(frame, self.config.max_frame)
-            self._dispatch(conn, message)
+            if isinstance(message, m.Hello):
+                await self._on_hello(conn, message)
+            else:
+                self._dispatch(conn, message)
         except IllegalAction as exc:
             code = exc.reason if exc.reason in ("not_your_turn", "game_over") else "illegal_action"
             self._error(conn, rid, code, exc.message, exc.reason)
@@ -284,17 +288,27 @@ class CardaviaServer:
         room.unwatch(conn)
         if conn.seat is not None:
             room.dropped(conn.seat, conn)
-            if room.state is None and not room.humans():
-                self._close_room(room)
+        self._close_if_abandoned(room)
+
+    def _close_if_abandoned(self, room: Room, *, waited: bool = False) -> None:
+        """A room nobody is in closes: before its game at once; after its match once the
+        grace period has passed, so a player who drops at the end can still come back to the result."""
+        if room.id not in self.rooms or room.connected():
+            return
+        if room.state is None or (room.finished and waited):
+            self._close_room(room)
+        elif room.finished:
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.config.grace_seconds, lambda: self._close_if_abandoned(room, waited=True))
 
     # -------------------------------------------------------------- dispatch
     def _dispatch(self, conn: Connection, msg: m.Request) -> None:
-        if not conn.session and not isinstance(msg, m.Hello):
+        if not conn.session:
             raise ProtocolError("handshake_required", "send hello first")
         handler = getattr(self, f"_on_{type(msg).model_fields['type'].default}")
         handler(conn, msg)
 
-    def _on_hello(self, conn: Connection, msg: m.Hello) -> None:
+    async def _on_hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.version not in m.SUPPORTED_VERSIONS:
             self._error(
                 conn,
@@ -308,7 +322,7 @@ class CardaviaServer:
         if conn.session:
             raise ProtocolError("invalid_field", "hello was already sent on this connection")
         conn.name, conn.lang = msg.name, msg.lang
-        asyncio.get_running_loop().create_task(self._handshake(conn, msg))
+        await self._handshake(conn, msg)
 
     async def _handshake(self, conn: Connection, msg: m.Hello) -> None:
         session = None
@@ -567,8 +581,7 @@ class CardaviaServer:
             room.entry.seats[conn.seat] = SeatEntry() if room.state is None else room.entry.seats[conn.seat]
         room.unwatch(conn)
         conn.room, conn.seat = None, None
-        if room.state is None and not room.humans():
-            self._close_room(room)
+        self._close_if_abandoned(room)
 
     def _close_room(self, room: Room) -> None:
         room.close()
@@ -620,6 +633,7 @@ class CardaviaServer:
         path = self.config.records_path() / f"{record_id}.jsonl"
         path.write_text(dumps(record) + "\n", encoding="utf-8")
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
+        asyncio.get_running_loop().call_soon(self._close_if_abandoned, room)
         return record_id
 
 

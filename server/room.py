@@ -243,7 +243,7 @@ class Room:
             update = slot.recipient.update(self.state.view(index))
             if update and slot.conn is not None:
                 slot.conn.send(m.Delta(seq=update[0], ops=update[1], events=events))
-        public = self.state.view(None)
+        public = self.state.view(None) if self.spectators else None
         for conn, recipient in self.spectators.items():
             update = recipient.update(public)
             if update:

@@ -121,3 +121,30 @@ async def test_healthz_and_metrics_over_http(server: CardaviaServer, url: str) -
     assert "cardavia_connections 1.0" in body
     assert 'cardavia_actions_total{game="briscola"}' in body
     assert 'cardavia_rooms{game="briscola",state="finished"} 1.0' in body
+
+
+async def test_rooms_close_when_everyone_has_gone(server: CardaviaServer, url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2))
+    await anna.expect(m.Snapshot)
+    assert len(server.rooms) == 1
+    await anna.ws.close()
+    for _ in range(50):
+        if not server.rooms:
+            break
+        await asyncio.sleep(0.02)
+    assert not server.rooms
+
+    bo = await client(url, "Bo")
+    await bo.hello()
+    await bo.send(bo.req.play_now("briscola", "random"))
+    await bo.play_until_over(random.Random(9))
+    assert len(server.rooms) == 1  # Bo is still there, and may ask for a rematch
+    await bo.ws.close()
+    await asyncio.sleep(server.config.grace_seconds)  # a finished room waits a grace period for its players
+    for _ in range(50):
+        if not server.rooms:
+            break
+        await asyncio.sleep(0.02)
+    assert not server.rooms

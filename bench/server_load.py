@@ -1,0 +1,224 @@
+"""Load on the real server, from a separate process, against a bare echo server.
+
+    python -m bench.server_load [--clients 100] [--seconds 20] [--game briscola]
+    python -m bench.server_load --clients 1000 --pace 1 --seconds 30
+    python -m bench.server_load --idle 1000          # memory per idle connection
+
+Each client plays a ``play_now`` room (itself + bots) with random legal moves,
+acting the moment its turn comes (saturation) or about once per ``--pace``
+seconds. Latency is from sending an action to receiving the delta it caused.
+The echo run uses the same number of clients sending frames of the same size
+and waiting for each echo, so the ratio compares like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import connect
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.client import Requests
+from cardavia.protocol.codec import encode
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    delta_bytes: list[int] = field(default_factory=list)
+    errors: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start(cmd: list[str], port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{cmd} did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+async def player(url: str, game: str, stop: float, pace: float, stats: Stats, seed: int) -> None:  # noqa: PLR0917
+    rng = random.Random(seed)
+    req = Requests()
+    async with connect(url, compression=None, max_size=2**20) as ws:
+        await ws.send(encode(req.hello(f"load{seed}")))
+        await ws.send(encode(req.play_now(game, "random")))
+        sent_at: float | None = None
+        while time.monotonic() < stop:
+            try:
+                frame = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            assert isinstance(frame, bytes)
+            message = msgpack.unpackb(frame)  # a load client skips validation: the server is measured
+            kind = message["type"]
+            if kind == "delta":
+                stats.delta_bytes.append(len(frame))
+                if sent_at is not None:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.actions += 1
+                    sent_at = None
+            elif kind == "your_turn":
+                if pace:
+                    await asyncio.sleep(rng.uniform(0, 2 * pace))
+                sent_at = time.perf_counter()
+                await ws.send(msgpack.packb({"type": "act", "id": 1, "action": rng.choice(message["legal"])}))
+            elif kind == "match_result":
+                await ws.send(encode(m.Rematch(id=req.next_id())))
+            elif kind == "error":
+                stats.errors += 1
+
+
+async def echo_client(url: str, size: int, stop: float, stats: Stats) -> None:
+    payload = os.urandom(size)
+    async with connect(url, compression=None) as ws:
+        while time.monotonic() < stop:
+            started = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            stats.latencies.append(time.perf_counter() - started)
+            stats.actions += 1
+
+
+async def run_clients(make: Any, clients: int, seconds: float) -> tuple[Stats, float]:
+    stats = Stats()
+    stop = time.monotonic() + seconds
+    started = time.perf_counter()
+    await asyncio.gather(*(make(i, stop, stats) for i in range(clients)), return_exceptions=True)
+    return stats, time.perf_counter() - started
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def idle_memory(url: str, pid: int, count: int) -> float:
+    before = rss_bytes(pid)
+    sockets = []
+    for i in range(count):
+        ws = await connect(url, compression=None)
+        await ws.send(encode(m.Hello(id=1, version=1, name=f"idle{i}")))
+        await ws.recv()
+        sockets.append(ws)
+    await asyncio.sleep(1.0)
+    after = rss_bytes(pid)
+    for ws in sockets:
+        await ws.close()
+    return (after - before) / count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="briscola")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="mean seconds between a client's actions (0: as fast as it can)",
+    )
+    parser.add_argument(
+        "--idle", type=int, default=0, help="only measure memory per idle connection with N clients"
+    )
+    parser.add_argument("--no-echo", action="store_true")
+    args = parser.parse_args()
+
+    port = free_port()
+    env = {"CARDAVIA_BOT_DELAY": "0", "CARDAVIA_BOT_WORKERS": "0", "CARDAVIA_RATE_PER_SECOND": "1000",
+           "CARDAVIA_RATE_BURST": "1000", "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records"}  # fmt: skip
+    server = start([sys.executable, "-m", "cardavia", "serve", "--port", str(port)], port, env)
+    url = f"ws://127.0.0.1:{port}/"
+    try:
+        if args.idle:
+            per = asyncio.run(idle_memory(url, server.pid, args.idle))
+            print(f"idle connections: {args.idle}, server memory per idle connection: {per / 1024:.1f} KiB")
+            return
+        cpu0 = cpu_seconds(server.pid)
+        stats, elapsed = asyncio.run(
+            run_clients(
+                lambda i, stop, st: player(url, args.game, stop, args.pace, st, i), args.clients, args.seconds
+            )
+        )
+        cpu = cpu_seconds(server.pid) - cpu0
+        rss = rss_bytes(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    rate = stats.actions / elapsed
+    mean_delta = statistics.mean(stats.delta_bytes) if stats.delta_bytes else 0.0
+    print(f"game server: {args.clients} clients ({args.game}, pace {args.pace or 'max'}), {elapsed:.1f} s")
+    print(f"  actions/s {rate:.0f}, errors {stats.errors}")
+    print(
+        f"  action → own delta latency ms: p50 {pct(stats.latencies, 0.5) * 1e3:.2f} "
+        f"p95 {pct(stats.latencies, 0.95) * 1e3:.2f} p99 {pct(stats.latencies, 0.99) * 1e3:.2f}"
+    )
+    print(f"  bytes per delta (mean) {mean_delta:.0f}")
+    print(
+        f"  server CPU {cpu / elapsed:.0%} of one core, RSS {rss / 2**20:.1f} MiB "
+        f"({rss / args.clients / 1024:.1f} KiB per client)"
+    )
+    if args.no_echo or args.pace:
+        return
+    port = free_port()
+    echo = start([sys.executable, "-m", "bench.echo_server", str(port)], port)
+    try:
+        size = 45  # an `act` frame
+        echo_stats, echo_elapsed = asyncio.run(
+            run_clients(
+                lambda i, stop, st: echo_client(f"ws://127.0.0.1:{port}/", size, stop, st),
+                args.clients,
+                args.seconds,
+            )
+        )
+    finally:
+        echo.terminate()
+        echo.wait(timeout=10)
+    echo_rate = echo_stats.actions / echo_elapsed
+    print(f"echo ceiling: {echo_rate:.0f} round trips/s, p50 {pct(echo_stats.latencies, 0.5) * 1e3:.2f} ms")
+    print(f"ratio: game server actions/s = {rate / echo_rate:.0%} of the echo ceiling")
+
+
+if __name__ == "__main__":
+    main()
