@@ -44,6 +44,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
 MAX_SEND_QUEUE = 256
+CHAT_PER_SECOND, CHAT_BURST = 1.0, 5
 
 
 def make_bot(game: str, level: str, seed: str) -> Bot:
@@ -91,6 +92,7 @@ class Connection:
         self.rooms_created = 0
         self.abuse = 0
         self.bucket = TokenBucket(server.config.rate_per_second, server.config.rate_burst)
+        self.chat_bucket = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_SEND_QUEUE)
         self.closing = False
         self.close_code, self.close_reason = 1000, ""
@@ -610,6 +612,8 @@ class CardaviaServer:
 
     def _on_chat(self, conn: Connection, msg: m.Chat) -> None:
         room = self._my_room(conn)
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate_limited", "chat is limited to about one line a second")
         line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text)
         for other in room.connected():
             other.send(line)

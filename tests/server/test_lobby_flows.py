@@ -148,3 +148,42 @@ async def test_rooms_close_when_everyone_has_gone(server: CardaviaServer, url: s
             break
         await asyncio.sleep(0.02)
     assert not server.rooms
+
+
+async def test_bots_fill_the_seats_after_the_waiting_time(url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(m.CreateRoom(id=3, game="doudizhu", humans=3, bot_level="random", fill_after=0.2))
+    await anna.expect(m.Snapshot)
+    result = await anna.play_until_over(random.Random(11))
+    assert result.record
+
+
+async def test_a_connection_may_create_only_so_many_rooms(server: CardaviaServer, url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    codes = []
+    for number in range(server.config.max_rooms_per_connection + 1):
+        await anna.send(m.CreateRoom(id=number, game="scopa", humans=0))
+        message = await anna.expect(m.Snapshot | m.Error)  # type: ignore[arg-type]
+        codes.append(message.code if isinstance(message, m.Error) else "ok")
+    assert codes[-1] == "too_many_rooms"
+    assert codes[:-1] == ["ok"] * server.config.max_rooms_per_connection
+
+
+async def test_chat_is_rate_limited(url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("scopa", "random"))
+    await anna.expect(m.Snapshot)
+    for number in range(8):
+        await anna.send(m.Chat(id=100 + number, text=f"line {number}"))
+    seen: list[str] = []
+    while len(seen) < 8:
+        message = await anna.recv()
+        if isinstance(message, m.ChatMessage):
+            seen.append("chat")
+        elif isinstance(message, m.Error):
+            seen.append(message.code)
+    assert seen.count("chat") == 5
+    assert seen.count("rate_limited") == 3
