@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import inspect
 import json
 import logging
 import secrets
@@ -248,7 +249,7 @@ class CardaviaServer:
             if isinstance(message, m.Hello):
                 await self._on_hello(conn, message)
             else:
-                self._dispatch(conn, message)
+                await self._dispatch(conn, message)
         except IllegalAction as exc:
             code = exc.reason if exc.reason in ("not_your_turn", "game_over") else "illegal_action"
             self._error(conn, rid, code, exc.message, exc.reason)
@@ -304,11 +305,13 @@ class CardaviaServer:
             loop.call_later(self.config.grace_seconds, lambda: self._close_if_abandoned(room, waited=True))
 
     # -------------------------------------------------------------- dispatch
-    def _dispatch(self, conn: Connection, msg: m.Request) -> None:
+    async def _dispatch(self, conn: Connection, msg: m.Request) -> None:
         if not conn.session:
             raise ProtocolError("handshake_required", "send hello first")
         handler = getattr(self, f"_on_{type(msg).model_fields['type'].default}")
-        handler(conn, msg)
+        result = handler(conn, msg)
+        if inspect.isawaitable(result):
+            await result
 
     async def _on_hello(self, conn: Connection, msg: m.Hello) -> None:
         if msg.version not in m.SUPPORTED_VERSIONS:
@@ -377,18 +380,11 @@ class CardaviaServer:
         ]
         conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=_bot_catalogue()))
 
-    def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
-        rooms = [
-            r.info()
-            for r in self.rooms.values()
-            if r.entry.public
-            and r.entry.state == "waiting"
-            and r.entry.human_seats_free()
-            and msg.game in (None, r.entry.game)
-        ]
-        conn.send(m.Rooms(id=msg.id, rooms=rooms[: msg.limit]))
+    async def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
+        entries = await self.lobby.list_open(msg.game, msg.limit)
+        conn.send(m.Rooms(id=msg.id, rooms=[room_info(e) for e in entries]))
 
-    def _new_room(
+    async def _new_room(
         self,
         conn: Connection,
         game_id: str,
@@ -438,9 +434,9 @@ class CardaviaServer:
             grace_seconds=self.config.grace_seconds,
             on_finish=self._record,
         )
+        await self.lobby.create_room(entry)
         self.rooms[entry.room] = room
         conn.rooms_created += 1
-        asyncio.get_running_loop().create_task(self.lobby.create_room(entry))
         return room
 
     def _turn_seconds(self, asked: float | None, public: bool) -> float | None:
@@ -449,17 +445,21 @@ class CardaviaServer:
             return asked
         return (self.config.default_turn_seconds or None) if public else None
 
-    def _seat(self, conn: Connection, room: Room, seat: int) -> None:
+    async def _claim(self, conn: Connection, room: Room) -> None:
+        """Take a free human seat through the lobby (atomic there), then sit in it here."""
+        seat = await self.lobby.claim_seat(room.id, conn.session, conn.name)
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        await self._seat(conn, room, seat)
+
+    async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
         if conn.room is not None and conn.room is not room:
-            self._leave(conn)
+            await self._leave(conn)
         conn.room, conn.seat = room, seat
         room.sit(seat, conn, conn.name)
-        asyncio.get_running_loop().create_task(
-            self.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat))
-        )
+        await self.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat))
 
-    def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
-        room = self._new_room(
+    async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
+        room = await self._new_room(
             conn,
             msg.game,
             deck=msg.deck,
@@ -471,8 +471,7 @@ class CardaviaServer:
             fill_after=msg.fill_after,
         )
         if msg.humans >= 1:
-            room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
-            self._seat(conn, room, 0)
+            await self._claim(conn, room)
         else:
             conn.room = room
             room.watch(conn)
@@ -482,44 +481,42 @@ class CardaviaServer:
     async def _fill_later(self, room: Room, seconds: float) -> None:
         await asyncio.sleep(seconds)
         if room.state is None and room.id in self.rooms:
-            self._start(room)
+            await self._start(room)
 
-    def _find_room(self, room_id: str | None, code: str | None) -> Room:
-        room = self.rooms.get(room_id or "")
-        if room is None and code:
-            room = next((r for r in self.rooms.values() if r.entry.code == code.upper()), None)
+    async def _find_room(self, room_id: str | None, code: str | None) -> Room:
+        entry = await self.lobby.get_room(room_id) if room_id else None
+        if entry is None and code:
+            entry = await self.lobby.room_by_code(code)
+        room = self.rooms.get(entry.room) if entry else None
         if room is None:
             raise ProtocolError("unknown_room", "no room has that id or code")
         return room
 
-    def _on_join_room(self, conn: Connection, msg: m.JoinRoom) -> None:
-        room = self._find_room(msg.room, msg.code)
-        if not room.entry.public and msg.room and not msg.code:
+    async def _on_join_room(self, conn: Connection, msg: m.JoinRoom) -> None:
+        room = await self._find_room(msg.room, msg.code)
+        if not room.entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
-        if room.state is not None:
-            raise ProtocolError("room_started", "the room's game has already started")
-        free = room.entry.human_seats_free()
-        if not free:
-            raise ProtocolError("room_full", "every seat for people is taken")
-        room.entry.seats[free[0]] = SeatEntry("human", conn.name, conn.session)
-        self._seat(conn, room, free[0])
-        if not room.entry.human_seats_free() and room.entry.owner is None:
-            self._start(room)
+        if conn.room is room and conn.seat is not None:
+            raise ProtocolError("already_in_room", "you are already seated in this room")
+        await self._claim(conn, room)
+        await self._start_when_full(room)
 
-    def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
-        for room in self.rooms.values():
-            entry = room.entry
-            if entry.public and entry.game == msg.game and room.state is None and entry.owner is None:
-                free = entry.human_seats_free()
-                if free:
-                    entry.seats[free[0]] = SeatEntry("human", conn.name, conn.session)
-                    self._seat(conn, room, free[0])
-                    if not entry.human_seats_free():
-                        self._start(room)
-                    return
+    async def _start_when_full(self, room: Room) -> None:
+        """A room nobody owns (quick match) starts as soon as its seats for people are taken."""
+        if room.entry.owner is None and room.state is None and not room.entry.human_seats_free():
+            await self._start(room)
+
+    async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
+        found = await self.lobby.quick_match(msg.game, conn.session, conn.name)
+        if found is not None and found[0] in self.rooms:
+            room, seat = self.rooms[found[0]], found[1]
+            room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+            await self._seat(conn, room, seat)
+            await self._start_when_full(room)
+            return
         players = get_game(msg.game).players
         humans = 2 if msg.game == "doudizhu" else players
-        room = self._new_room(
+        room = await self._new_room(
             conn,
             msg.game,
             deck=None,
@@ -530,11 +527,10 @@ class CardaviaServer:
             turn_seconds=None,
         )
         room.entry.owner = None  # nobody owns a quick-match room: it starts when full
-        room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
-        self._seat(conn, room, 0)
+        await self._claim(conn, room)
 
-    def _on_play_now(self, conn: Connection, msg: m.PlayNow) -> None:
-        room = self._new_room(
+    async def _on_play_now(self, conn: Connection, msg: m.PlayNow) -> None:
+        room = await self._new_room(
             conn,
             msg.game,
             deck=msg.deck,
@@ -544,21 +540,20 @@ class CardaviaServer:
             bot_level=msg.bot_level,
             turn_seconds=None,
         )
-        room.entry.seats[0] = SeatEntry("human", conn.name, conn.session)
-        self._seat(conn, room, 0)
-        self._start(room)
+        await self._claim(conn, room)
+        await self._start(room)
 
-    def _start(self, room: Room) -> None:
+    async def _start(self, room: Room) -> None:
+        await self.lobby.set_state(room.id, "playing")
         room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
-        asyncio.get_running_loop().create_task(self.lobby.set_state(room.id, "playing"))
 
-    def _on_start(self, conn: Connection, msg: m.Start) -> None:
+    async def _on_start(self, conn: Connection, msg: m.Start) -> None:
         room = self._my_room(conn)
         if room.entry.owner != conn.session:
             raise ProtocolError("not_room_owner", "only the room's owner may start it")
         if room.state is not None:
             raise ProtocolError("room_started", "the game has already started")
-        self._start(room)
+        await self._start(room)
 
     def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
         room = self._my_room(conn)
@@ -569,18 +564,20 @@ class CardaviaServer:
             raise ProtocolError("not_in_room", "join or create a room first")
         return conn.room
 
-    def _on_leave(self, conn: Connection, msg: m.Leave) -> None:
+    async def _on_leave(self, conn: Connection, msg: m.Leave) -> None:
         self._my_room(conn)
-        self._leave(conn)
+        await self._leave(conn)
         conn.send(m.Left(id=msg.id))
 
-    def _leave(self, conn: Connection) -> None:
+    async def _leave(self, conn: Connection) -> None:
         room = conn.room
         if room is None:
             return
         if conn.seat is not None:
             room.leave(conn.seat)
-            room.entry.seats[conn.seat] = SeatEntry() if room.state is None else room.entry.seats[conn.seat]
+            if room.state is None:  # before the game the seat opens again
+                room.entry.seats[conn.seat] = SeatEntry()
+                await self.lobby.set_seat(room.id, conn.seat, SeatEntry())
         room.unwatch(conn)
         conn.room, conn.seat = None, None
         self._close_if_abandoned(room)
@@ -601,12 +598,12 @@ class CardaviaServer:
         room = self._my_room(conn)
         room.snapshot_for(conn.seat, conn)
 
-    def _on_spectate(self, conn: Connection, msg: m.Spectate) -> None:
-        room = self._find_room(msg.room, msg.code)
+    async def _on_spectate(self, conn: Connection, msg: m.Spectate) -> None:
+        room = await self._find_room(msg.room, msg.code)
         if not room.entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is watched by its code")
         if conn.room is not None:
-            self._leave(conn)
+            await self._leave(conn)
         conn.room, conn.seat = room, None
         room.watch(conn)
 
@@ -637,8 +634,27 @@ class CardaviaServer:
         path = self.config.records_path() / f"{record_id}.jsonl"
         path.write_text(dumps(record) + "\n", encoding="utf-8")
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
-        asyncio.get_running_loop().call_soon(self._close_if_abandoned, room)
+        loop = asyncio.get_running_loop()
+        loop.create_task(self.lobby.set_state(room.id, "finished"))
+        loop.call_soon(self._close_if_abandoned, room)
         return record_id
+
+
+def room_info(entry: RoomEntry) -> m.RoomInfo:
+    """What the lobby knows of a room, as the protocol lists it (codes of private rooms stay hidden)."""
+    return m.RoomInfo(
+        room=entry.room,
+        code=entry.code if entry.public else None,
+        game=entry.game,  # type: ignore[arg-type]
+        deck=entry.deck,
+        options=entry.options,
+        public=entry.public,
+        state=entry.state,
+        seats=[s.to_data() for s in entry.seats],
+        owner=entry.owner,
+        node=entry.node,
+        turn_seconds=entry.turn_seconds,
+    )
 
 
 def _bot_catalogue() -> list[dict[str, Any]]:

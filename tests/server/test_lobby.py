@@ -1,0 +1,129 @@
+"""The lobby store contract: every backend passes the same suite (the Redis one joins with its issue)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from cardavia.protocol.errors import ProtocolError
+from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+
+
+@pytest.fixture(params=["memory"])
+async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
+    assert request.param == "memory"
+    yield MemoryLobby()
+
+
+def _entry(room: str, *, game: str = "scopa", public: bool = True, humans: int = 2, code: str = "") -> RoomEntry:
+    return RoomEntry(
+        room=room,
+        code=code or room.upper()[-5:],
+        game=game,
+        deck="bolognese",
+        options={"target": 11},
+        public=public,
+        seats=[SeatEntry(), SeatEntry()],
+        humans=humans,
+        bot_level="basic",
+    )
+
+
+async def test_create_get_and_find_by_code(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-aaaaa", code="KX4PQ"))
+    entry = await lobby.get_room("r-aaaaa")
+    assert entry is not None
+    assert entry.game == "scopa"
+    assert (await lobby.room_by_code("kx4pq")) == entry
+    assert await lobby.get_room("r-nope") is None
+    assert await lobby.room_by_code("ZZZZZ") is None
+
+
+async def test_a_returned_entry_is_a_copy(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-bbbbb"))
+    entry = await lobby.get_room("r-bbbbb")
+    assert entry is not None
+    entry.seats[0] = SeatEntry("human", "Mallory", "s-x")
+    again = await lobby.get_room("r-bbbbb")
+    assert again is not None
+    assert again.seats[0].kind == "open"
+
+
+async def test_list_open_shows_public_waiting_rooms_with_free_seats(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-00001"))
+    await lobby.create_room(_entry("r-00002", public=False))
+    await lobby.create_room(_entry("r-00003", game="briscola"))
+    await lobby.create_room(_entry("r-00004"))
+    await lobby.set_state("r-00004", "playing")
+    await lobby.create_room(_entry("r-00005", humans=1))
+    await lobby.claim_seat("r-00005", "s-1", "Anna")
+    assert [e.room for e in await lobby.list_open(None, 10)] == ["r-00001", "r-00003"]
+    assert [e.room for e in await lobby.list_open("briscola", 10)] == ["r-00003"]
+    assert len(await lobby.list_open(None, 1)) == 1
+
+
+async def test_claims_fill_human_seats_then_refuse(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-ccccc"))
+    assert await lobby.claim_seat("r-ccccc", "s-1", "Anna") == 0
+    assert await lobby.claim_seat("r-ccccc", "s-2", "Bo") == 1
+    with pytest.raises(ProtocolError) as full:
+        await lobby.claim_seat("r-ccccc", "s-3", "Carl")
+    assert full.value.code == "room_full"
+    with pytest.raises(ProtocolError) as unknown:
+        await lobby.claim_seat("r-nope", "s-3", "Carl")
+    assert unknown.value.code == "unknown_room"
+    await lobby.set_state("r-ccccc", "playing")
+    await lobby.set_seat("r-ccccc", 1, SeatEntry())
+    with pytest.raises(ProtocolError) as started:
+        await lobby.claim_seat("r-ccccc", "s-3", "Carl")
+    assert started.value.code == "room_started"
+
+
+async def test_a_hundred_racing_joiners_get_exactly_the_two_seats(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-race0"))
+
+    async def join(number: int) -> int | None:
+        try:
+            return await lobby.claim_seat("r-race0", f"s-{number}", f"p{number}")
+        except ProtocolError as error:
+            assert error.code == "room_full"
+            return None
+
+    seats = await asyncio.gather(*(join(n) for n in range(100)))
+    assert sorted(s for s in seats if s is not None) == [0, 1]
+    entry = await lobby.get_room("r-race0")
+    assert entry is not None
+    assert len({s.session for s in entry.seats}) == 2
+
+
+async def test_quick_match_takes_a_seat_in_an_open_room_of_the_game(lobby: LobbyStore) -> None:
+    assert await lobby.quick_match("scopa", "s-1", "Anna") is None
+    await lobby.create_room(_entry("r-briscola", game="briscola"))
+    await lobby.create_room(_entry("r-scopa1"))
+    assert await lobby.quick_match("scopa", "s-1", "Anna") == ("r-scopa1", 0)
+    assert await lobby.quick_match("scopa", "s-2", "Bo") == ("r-scopa1", 1)
+    assert await lobby.quick_match("scopa", "s-3", "Carl") is None
+
+
+async def test_delete_frees_the_code(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-ddddd", code="AAAAA"))
+    await lobby.delete_room("r-ddddd")
+    assert await lobby.get_room("r-ddddd") is None
+    assert await lobby.room_by_code("AAAAA") is None
+    await lobby.create_room(_entry("r-eeeee", code="AAAAA"))
+
+
+async def test_sessions_are_found_by_their_current_token_only(lobby: LobbyStore) -> None:
+    await lobby.save_session(SessionEntry("s-1", "Anna", "hash-1"))
+    found = await lobby.session_by_token("hash-1")
+    assert found is not None
+    assert found.name == "Anna"
+    await lobby.save_session(SessionEntry("s-1", "Anna", "hash-2", room="r-1", seat=0))
+    assert await lobby.session_by_token("hash-1") is None  # the old token no longer works
+    rotated = await lobby.session_by_token("hash-2")
+    assert rotated is not None
+    assert (rotated.room, rotated.seat) == ("r-1", 0)
+    await lobby.drop_session("s-1")
+    assert await lobby.session_by_token("hash-2") is None
