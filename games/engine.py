@@ -193,31 +193,14 @@ class State(ABC, Generic[A]):
         return new
 
     def history(self) -> list[dict[str, JSON]]:
-        """The current deal's actions so far, in record form: public in every game here.
-
-        The entries are cached per action (actions are immutable), so a view
-        costs one list copy, not a rebuild of every entry.
-        """
+        """The current deal's actions so far, in record form: public in every game here."""
         if not self.log:
             return []
-        return [_history_entry(seat, action) for seat, action in self.log[-1].actions]
+        return [{"seat": seat, **action.to_data()} for seat, action in self.log[-1].actions]
 
     # --------------------------------------------------------------- records
     def deal_logs(self) -> list[dict[str, JSON]]:
         return [d.to_data() for d in self.log]
-
-
-_ENTRIES: dict[tuple[int, Action], dict[str, JSON]] = {}
-
-
-def _history_entry(seat: int, action: Action) -> dict[str, JSON]:
-    key = (seat, action)
-    entry = _ENTRIES.get(key)
-    if entry is None:
-        if len(_ENTRIES) > 100_000:
-            _ENTRIES.clear()
-        entry = _ENTRIES[key] = {"seat": seat, **action.to_data()}
-    return dict(entry)
 
 
 def fork_log(log: list[DealLog]) -> list[DealLog]:
