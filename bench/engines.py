@@ -5,7 +5,10 @@ seeded matches for a fixed time; the figure is the median over several runs.
 Two paths are timed: ``apply`` (checked, what the server uses) and
 ``apply_unchecked`` (what bot search uses).
 
-    python -m bench.engines [--seconds 2] [--runs 5] [--games scopa,briscola]
+    python -m bench.engines [--seconds 2] [--runs 5] [--games scopa,briscola] [--peers]
+
+``--peers`` adds Dou Dizhu against RLCard's pure-Python game and OpenSpiel's
+C++ ``dou_dizhu`` in the same run (``pip install '.[bench]'``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one run")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="also run Dou Dizhu against RLCard and OpenSpiel (pip install '.[bench]')",
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
@@ -55,6 +63,11 @@ def main() -> None:
                 f"{min(runs):>9.1f} {max(runs):>9.1f}",
                 flush=True,
             )
+    if args.peers:
+        from bench.doudizhu_peers import report
+
+        print()
+        report(args.seconds, args.runs)
 
 
 if __name__ == "__main__":

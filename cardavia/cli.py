@@ -37,9 +37,9 @@ def _selfplay(args: argparse.Namespace) -> int:
             else:
                 wins[result.winner] += 1
             totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-            scores = "-".join(str(s) for s in result.scores)
-            winner = "draw" if result.winner is None else f"seat {result.winner} wins"
-            print(f"game {number + 1}: {scores} {winner} ({result.reason}, {len(state.log)} deals)")
+            scores = " ".join(str(s) for s in result.scores)
+            winner = "no single winner" if result.winner is None else f"seat {result.winner} wins"
+            print(f"game {number + 1}: scores {scores}, {winner} ({result.reason}, {len(state.log)} deals)")
             if out:
                 seats = [Seat(f"random-{s}", "bot", "random") for s in range(game.players)]
                 out.write(dumps(make_record(state, seats=seats, seed=seed)) + "\n")
@@ -48,7 +48,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             out.close()
     n = max(args.games, 1)
     print(
-        f"{game.name}: {args.games} games, wins by seat {wins}, draws {draws}, "
+        f"{game.name}: {args.games} games, wins by seat {wins}, no single winner {draws}, "
         f"mean score {[round(t / n, 2) for t in totals]}"
     )
     return 0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardavia.games import briscola, schnapsen, scopa
+from cardavia.games import briscola, doudizhu, schnapsen, scopa
 from cardavia.games.engine import Game
 from cardavia.games.errors import UnknownGameError
 
 GAMES: dict[str, Game[Any, Any]] = {
-    g.id: g for g in (scopa.GAME, briscola.GAME, schnapsen.GAME)
+    g.id: g for g in (scopa.GAME, briscola.GAME, schnapsen.GAME, doudizhu.GAME)
 }
 
 

@@ -1,0 +1,715 @@
+"""Dou Dizhu: three players, landlord bidding, a match of ``deals`` deals (games.md §4).
+
+Theory of operation
+-------------------
+One ``DouDizhuState`` is a whole match. A deal is one shuffle (records.md):
+cards 0-16 of ``order`` to the first bidder (the deal log's ``dealer``),
+17-33 to the next seat, 34-50 to the third, 51-53 the kitty. The first bidder
+comes from the ``Chance`` and moves on one seat every deal.
+
+Bidding: turns go round; ``Bid(0)`` passes, ``Bid(n)`` bids above the current
+bid (a seat that passed may bid later). A 3, or two passes after a bid, ends
+it: the highest bidder is the landlord, takes the kitty (shown to all) and
+leads. Three opening passes throw the shuffle in: it moves to the deal log's
+``redeals``, the passes leave its actions (records never list them) and the
+same seat bids on the next ``attempt`` of the deal. Replaying a record
+(``RecordedChance``) throws in at once every shuffle of a deal but the last,
+which is what those unrecorded passes did.
+
+Play: a move is ``Play(combo, cards)`` or ``Pass()``; ``doudizhu_moves``
+decides legality at rank level (suits never matter). ``legal_actions`` gives
+each rank-level move as one ``Play`` with canonical cards: ascending ranks,
+the lowest suits (C D H S) of each rank. A ``Play`` equals any play of the
+same combination and ranks whatever the suits (the same move), so ``check``
+accepts any suit choice of cards in the mover's hand that form the named
+combination and beat the table. Two passes in a row clear the table and the
+last player leads; a leader cannot pass. ``legal_actions`` lists raises then
+``Bid(0)``, or plays in the generator's order then ``Pass()``.
+
+Scoring: bid x multiplier for each peasant, twice for the landlord; the
+multiplier doubles per bomb and rocket and for a spring or reverse spring.
+Deal scores add up to the match totals; the winner is the seat with the
+strictly highest total (``None`` when two peasants share it).
+
+Bots may work with ranks only: ``legal_moves`` lists rank-level moves and
+``play_move`` plays one with canonical cards.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Final
+
+from cardavia.games import doudizhu_moves as dm
+from cardavia.games import engine
+from cardavia.games.cards import DECK_54, Card, codes, format_cards, parse_cards
+from cardavia.games.chance import Chance, RecordedChance, SeededChance
+from cardavia.games.doudizhu_moves import Move, sort_cards
+from cardavia.games.engine import JSON, Action, DealLog, Event, Game, Result, State, View
+from cardavia.games.errors import ActionFormatError, IllegalAction, PositionError
+
+HAND: Final = 17
+
+
+# ------------------------------------------------------------------ actions
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """A bid in the auction; ``Bid(0)`` is a pass."""
+
+    bid: int
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"bid": self.bid}
+
+    def __str__(self) -> str:
+        return f"bid {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Pass in the play (not in the bidding: that is ``Bid(0)``)."""
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Play(Action):
+    """Play ``cards`` as combination ``combo``.
+
+    Equal to any play of the same combination and ranks (suits never matter).
+    ``move`` is the rank-level move when the engine made the play; ``None``
+    for a play read from text or data (the engine classifies it).
+    """
+
+    combo: str
+    cards: tuple[Card, ...]
+    move: Move | None = field(default=None, repr=False)
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"combo": self.combo, "cards": codes(self.cards)}
+
+    def __str__(self) -> str:
+        return f"{self.combo}: {format_cards(self.cards)}"
+
+    def ranks(self) -> tuple[int, ...]:
+        """The rank-level slots of the cards (the move's identity with ``combo``)."""
+        return self.move[2] if self.move is not None else dm.slots_of(dm.card_counts(self.cards))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        same_shape = self.combo == other.combo and len(self.cards) == len(other.cards)
+        return same_shape and self.ranks() == other.ranks()
+
+    def __hash__(self) -> int:
+        return hash((self.combo, self.ranks()))
+
+
+DdzAction = Bid | Pass | Play
+_PLAY_MAKER: Final[tuple[Any, Any, Any, Any]] = (
+    object.__new__,
+    *(getattr(Play, name).__set__ for name in ("combo", "cards", "move")),
+)
+"""How ``plays_for`` makes many plays fast: the slot setters of the frozen dataclass."""
+
+
+# -------------------------------------------------------------------- state
+class DouDizhuState(State[DdzAction]):
+    """A match position. ``deal`` counts from 0 (1 in texts and views); ``attempt`` is
+    the number of shuffles thrown in this deal; ``counts`` are the hands' rank
+    count vectors; ``table`` is the rank-level move to beat (``None``: a lead);
+    ``plays`` counts each seat's plays this deal (spring) and ``played`` its cards."""
+
+    seats = 3
+
+    deals: int
+    chance: Chance
+    deal: int
+    attempt: int
+    dealer: int
+    totals: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    counts: tuple[tuple[int, ...], ...]
+    kitty: tuple[Card, ...]
+    bids: tuple[int, ...]
+    landlord: int | None
+    turn: int
+    table: Move | None
+    table_cards: tuple[Card, ...]
+    table_seat: int | None
+    passes: int
+    plays: tuple[int, ...]
+    played: tuple[tuple[Card, ...], ...]
+    multiplier: int
+    bombs: int
+    rockets: int
+    _result: Result | None
+    _cache: list[DdzAction] | None
+    _slots: tuple[tuple[tuple[Card, ...], list[Card]] | None, ...]
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+        self.counts = tuple(dm.card_counts(h) for h in self.hands)
+        self._result = None
+        self._cache = None
+        self._slots = (None, None, None)
+
+    # --------------------------------------------------------------- contract
+    @property
+    def to_move(self) -> int | None:
+        return None if self._result else self.turn
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    @property
+    def options(self) -> Mapping[str, JSON]:
+        return {"deals": self.deals}
+
+    @property
+    def phase(self) -> str:
+        if self._result:
+            return "over"
+        return "bidding" if self.landlord is None else "play"
+
+    @property
+    def bid(self) -> int:
+        """The current (highest) bid of this deal; 0 before any."""
+        return max(self.bids, default=0)
+
+    def _legal(self) -> list[DdzAction]:
+        if self._cache is None:
+            actions: list[DdzAction]
+            if self.landlord is None:
+                actions = [*(Bid(b) for b in range(self.bid + 1, 4)), Bid(0)]
+            else:
+                actions = self.plays_for(self.legal_moves())
+                if self.table is not None:
+                    actions.append(Pass())
+            self._cache = actions
+        return list(self._cache)
+
+    # ---------------------------------------------------------- rank level
+    def legal_moves(self) -> list[Move]:
+        """Rank-level moves of the player to move (play phase; a pass is not listed)."""
+        if self.landlord is None or self._result:
+            return []
+        return dm.generate(self.counts[self.turn], self.table)
+
+    @property
+    def can_pass(self) -> bool:
+        """Whether the player to move may pass in the play (someone else leads)."""
+        return self.landlord is not None and self.table is not None and not self._result
+
+    def plays_for(self, moves: Sequence[Move], seat: int | None = None) -> list[DdzAction]:
+        """Canonical plays (lowest suits first) of rank-level moves from ``seat``'s hand."""
+        if not moves:
+            return []
+        who = self.turn if seat is None else seat
+        hand, known = self.hands[who], self._slots[who]
+        if known is None or known[0] is not hand:
+            known = (hand, dm.slot_cards(hand))
+            self._slots = _replace(self._slots, who, known)  # a cache: invisible to the rules
+        get = known[1].__getitem__
+        new, set_combo, set_cards, set_move = _PLAY_MAKER
+        plays: list[DdzAction] = []
+        for m in moves:  # Play(m[0], cards, m) without the dataclass __init__: a third faster
+            p = new(Play)
+            set_combo(p, m[0])
+            set_cards(p, tuple(map(get, m[2])))
+            set_move(p, m)
+            plays.append(p)
+        return plays
+
+    def play_move(self, move: Move) -> tuple[DouDizhuState, list[Event]]:
+        """Play a move from ``legal_moves`` with canonical cards, unchecked."""
+        play = self.plays_for([move])[0]
+        return self.apply_unchecked(play)
+
+    def typed(self, text: str) -> list[Play]:
+        """Every legal reading of ranks the player to move typed (``33344456``).
+
+        Raises ``IllegalAction`` (``not_a_combination``, ``card_not_in_hand``,
+        ``does_not_beat``, ``wrong_action`` in the bidding) or
+        ``ActionFormatError`` for text that is not ranks.
+        """
+        if self._result:
+            raise IllegalAction("game_over", "the game is over")
+        if self.landlord is None:
+            raise IllegalAction("wrong_action", "the bidding is on: bid 1-3, or 'bid 0' to pass")
+        moves = dm.parse_typed(text, self.counts[self.turn], self.table)
+        return [p for p in self.plays_for(moves) if isinstance(p, Play)]
+
+    # ---------------------------------------------------------------- checks
+    def check(self, action: DdzAction, *, seat: int | None = None) -> None:
+        """Accept any legal move, whichever suits a play uses (see the module doc)."""
+        mover = self.to_move
+        if mover is None:
+            raise IllegalAction("game_over", "the game is over")
+        if seat is not None and seat != mover:
+            raise IllegalAction("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
+        if not isinstance(action, Action):
+            raise ActionFormatError(f"not an action: {action!r}")
+        problem = self._problem(action)
+        if problem is not None:
+            raise problem
+
+    def _why_illegal(self, action: Action) -> IllegalAction:
+        return self._problem(action) or IllegalAction("not_allowed_now", f"{action} is not allowed now")
+
+    def _problem(self, action: Action) -> IllegalAction | None:
+        if self.landlord is None:
+            if not isinstance(action, Bid):
+                return IllegalAction("wrong_action", "the bidding is on: bid 1-3, or 'bid 0' to pass")
+            if not 0 <= action.bid <= 3:
+                return IllegalAction("not_allowed_now", f"a bid is 1, 2 or 3 (0 passes), not {action.bid}")
+            if 0 < action.bid <= self.bid:
+                return IllegalAction("bid_too_low", f"a bid must exceed the current bid of {self.bid}")
+            return None
+        if isinstance(action, Pass):
+            no = self.table is None
+            return IllegalAction("must_lead", "the leader must play a combination, not pass") if no else None
+        if not isinstance(action, Play):
+            return IllegalAction("wrong_action", "the bidding is over: play a combination or pass")
+        reading = self._reading(action)
+        if isinstance(reading, IllegalAction):
+            return reading
+        if not dm.beats(reading, self.table):
+            assert self.table is not None
+            return IllegalAction(
+                "does_not_beat",
+                f"{action} does not beat the {self.table[0]} on the table "
+                f"({format_cards(self.table_cards)}): play the same combination and size with a "
+                "higher rank, a bomb or the rocket, or pass",
+            )
+        return None
+
+    def _reading(self, play: Play) -> Move | IllegalAction:
+        """The rank-level move of a play by the player to move, or why it is no move."""
+        hand = self.hands[self.turn]
+        if len(set(play.cards)) != len(play.cards):
+            return IllegalAction("not_a_combination", f"{play} names a card twice")
+        missing = [c for c in play.cards if c not in hand]
+        if missing:
+            return IllegalAction("card_not_in_hand", f"{missing[0]} is not in seat {self.turn}'s hand")
+        if play.combo not in dm.COMBOS:
+            return IllegalAction(
+                "not_a_combination", f"{play.combo!r} is not a combination ({', '.join(dm.COMBOS)})"
+            )
+        readings = dm.classify(dm.card_counts(play.cards))
+        for move in readings:
+            if move[0] == play.combo:
+                if play.move is not None and play.move != move:
+                    return IllegalAction("not_a_combination", f"{play} does not match its rank-level move")
+                return move
+        if readings:
+            kinds = " or ".join(m[0] for m in readings)
+            return IllegalAction(
+                "not_a_combination", f"{format_cards(play.cards)} is a {kinds}, not a {play.combo}"
+            )
+        return IllegalAction("not_a_combination", f"{format_cards(play.cards)} is not a combination")
+
+    # ------------------------------------------------------------------- play
+    def apply_unchecked(self, action: DdzAction) -> tuple[DouDizhuState, list[Event]]:
+        """As ``State.apply_unchecked``, with the log forked and appended in one step."""
+        new = object.__new__(DouDizhuState)
+        new.__dict__.update(self.__dict__)
+        new._cache = None
+        mover = self.turn
+        assert self._result is None, "the game is over"
+        log, last = self.log, self.log[-1]
+        actions = [*last.actions, (mover, action)]
+        new.log = [*log[:-1], DealLog(last.dealer, last.order, last.redeals, actions, last.score)]
+        return new, new._play(mover, action)
+
+    def _play(self, seat: int, action: DdzAction) -> list[Event]:
+        kind = type(action)
+        if kind is Pass:
+            return self._pass(seat)
+        if kind is Bid:
+            return self._bid(seat, action.bid)  # type: ignore[union-attr]
+        assert isinstance(action, Play)
+        move = action.move
+        if move is None:
+            reading = self._reading(action)
+            assert not isinstance(reading, IllegalAction), reading.message
+            move = reading
+        return self._play_cards(seat, action, move)
+
+    def _bid(self, seat: int, bid: int) -> list[Event]:
+        self.bids = bids = (*self.bids, bid)
+        events: list[Event] = [{"type": "bid", "seat": seat, "bid": bid}]
+        auction = _auction(bids)
+        if auction == "over":
+            self.landlord = self.turn = landlord = (self.dealer + bids.index(self.bid)) % 3
+            self.hands = _replace(self.hands, landlord, sort_cards(self.hands[landlord] + self.kitty))
+            self.counts = _replace(self.counts, landlord, dm.card_counts(self.hands[landlord]))
+            events.append({"type": "landlord", "seat": landlord, "bid": self.bid, "kitty": codes(self.kitty)})
+        elif auction == "redeal":
+            self.attempt += 1
+            self._deal_out(thrown=self.log[-1].order)
+            events.append({"type": "redeal", "deal": self.deal + 1, "dealer": self.dealer})
+        else:
+            self.turn = (seat + 1) % 3
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.passes += 1
+        self.turn = (seat + 1) % 3
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        if self.passes == 2:
+            events.append({"type": "round_over", "leader": self.table_seat})
+            self.table, self.table_cards, self.table_seat, self.passes = None, (), None, 0
+        return events
+
+    def _play_cards(self, seat: int, action: Play, move: Move) -> list[Event]:
+        cards = action.cards if action.move is not None else sort_cards(action.cards)
+        gone = set(cards)
+        self.hands = _replace(self.hands, seat, tuple([c for c in self.hands[seat] if c not in gone]))
+        counts = list(self.counts[seat])
+        for s in move[2]:
+            counts[s >> 2] -= 1
+        self.counts = _replace(self.counts, seat, tuple(counts))
+        self.played = _replace(self.played, seat, self.played[seat] + cards)
+        self.plays = _replace(self.plays, seat, self.plays[seat] + 1)
+        self.table, self.table_cards, self.table_seat, self.passes = move, cards, seat, 0
+        combo = move[0]
+        if combo in ("bomb", "rocket"):
+            self.multiplier *= 2
+            if combo == "bomb":
+                self.bombs += 1
+            else:
+                self.rockets += 1
+        events: list[Event] = [{"type": "play", "seat": seat, "combo": combo, "cards": codes(cards)}]
+        if not self.hands[seat]:
+            events.extend(self._end_deal(seat))
+        else:
+            self.turn = (seat + 1) % 3
+        return events
+
+    def _end_deal(self, out: int) -> list[Event]:
+        landlord = self.landlord
+        assert landlord is not None
+        won = out == landlord
+        spring = won and sum(self.plays) == self.plays[landlord]  # no peasant has played
+        reverse = not won and self.plays[landlord] == 1  # only the opening lead
+        if spring or reverse:
+            self.multiplier *= 2
+        unit = self.bid * self.multiplier * (1 if won else -1)
+        points = [2 * unit if s == landlord else -unit for s in range(3)]
+        detail = {"landlord": landlord, "bid": self.bid, "bombs": self.bombs, "rockets": self.rockets}
+        detail |= {"spring": spring, "reverse_spring": reverse, "multiplier": self.multiplier}
+        self.log[-1].score = score = {"points": points, "detail": detail}
+        self.totals = tuple(t + p for t, p in zip(self.totals, points, strict=True))
+        winner_side = "landlord" if won else "peasants"
+        events: list[Event] = [{"type": "deal_end", "deal": self.deal + 1, "out": out, "winner": winner_side}]
+        events[0] |= {**score, "totals": list(self.totals)}
+        if self.deal + 1 < self.deals:
+            self.deal += 1
+            self.dealer = (self.dealer + 1) % 3
+            self.attempt = 0
+            self._deal_out(None)
+            events.append({"type": "deal", "deal": self.deal + 1, "dealer": self.dealer})
+            return events
+        top = max(self.totals)
+        leaders = [s for s in range(3) if self.totals[s] == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+        self._result = Result(tuple(self.totals), winner, "points" if winner is not None else "shared")
+        events.append({"type": "game_over", **self._result.to_data()})
+        return events
+
+    def _deal_out(self, thrown: tuple[Card, ...] | None) -> None:
+        """Shuffle and deal ``self.deal`` at ``self.attempt``; ``thrown`` is the
+        shuffle three passes just threw in (it replaces the current deal log)."""
+        redeals = [*self.log[-1].redeals, thrown] if thrown is not None else []
+        order, chance = self.chance.shuffle(DECK_54, self.deal, self.attempt), self.chance
+        # A record lists a deal's thrown-in shuffles before its last; each had
+        # three opening passes, which records do not list.
+        while isinstance(chance, RecordedChance) and self.attempt + 1 < len(chance.shuffles[self.deal]):
+            redeals.append(order)
+            self.attempt += 1
+            order = chance.shuffle(DECK_54, self.deal, self.attempt)
+        if thrown is not None:
+            self.log.pop()
+        self.log.append(DealLog(self.dealer, order, tuple(redeals)))
+        d = self.dealer
+        self.hands = tuple(sort_cards(order[HAND * ((s - d) % 3) :][:HAND]) for s in range(3))
+        self.counts = tuple(dm.card_counts(h) for h in self.hands)
+        self.kitty = sort_cards(order[3 * HAND :])
+        self.bids, self.landlord, self.turn = (), None, d
+        self.table, self.table_cards, self.table_seat, self.passes = None, (), None, 0
+        self.plays, self.played = (0, 0, 0), ((), (), ())
+        self.multiplier, self.bombs, self.rockets = 1, 0, 0
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int | None) -> View:
+        last = next((d.score for d in reversed(self.log) if d.score is not None), None)
+        table = self.table and {
+            "seat": self.table_seat,
+            "combo": self.table[0],
+            "cards": codes(self.table_cards),
+        }
+        view: View = {"game": "doudizhu", "seat": seat, "phase": self.phase, "deal": self.deal + 1}
+        view |= {key: getattr(self, key) for key in _VIEW_NUMBERS}
+        return view | {
+            "bids": [{"seat": (self.dealer + i) % 3, "bid": b} for i, b in enumerate(self.bids)],
+            "kitty": codes(self.kitty) if self.landlord is not None else None,
+            "hand": codes(self.hands[seat]) if seat is not None else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "table": table,
+            "plays": list(self.plays),
+            "played": [codes(p) for p in self.played],
+            "history": self.history(),
+            "totals": list(self.totals),
+            "last_deal": last,
+            "to_move": self.to_move,
+            "result": self._result.to_data() if self._result else None,
+        }
+
+    def history(self) -> list[dict[str, JSON]]:
+        """The deal's actions so far in record form (bids included), built afresh: no
+        cache keyed by action, since plays of the same ranks compare equal."""
+        return [{"seat": seat, **action.to_data()} for seat, action in self.log[-1].actions]
+
+    def secret_cards(self, seat: int | None) -> frozenset[Card]:
+        hidden = {c for other in range(3) if other != seat for c in self.hands[other]}
+        if self.landlord is None:
+            return frozenset(hidden.union(self.kitty))
+        return frozenset(hidden.difference(self.kitty))  # the kitty was shown
+
+    def places(self) -> dict[str, list[Card]]:
+        places = {f"hand{s}": list(self.hands[s]) for s in range(3)}
+        places.update({f"played{s}": list(self.played[s]) for s in range(3)})
+        places["kitty"] = list(self.kitty) if self.landlord is None else []
+        return places
+
+    def to_text(self) -> str:
+        lines = [
+            "game: doudizhu",
+            f"deals: {self.deals}",
+            f"deal: {self.deal + 1}",
+            f"redeals: {self.attempt}",
+            f"dealer: {self.dealer}",
+            f"totals: {' '.join(map(str, self.totals))}",
+            f"phase: {self.phase}",
+            f"bids: {' '.join(map(str, self.bids)) or '-'}",
+            f"landlord: {'-' if self.landlord is None else self.landlord}",
+            f"kitty: {format_cards(self.kitty)}",
+            f"hands: {' / '.join(format_cards(h) for h in self.hands)}",
+            f"played: {' / '.join(format_cards(p) for p in self.played)}",
+            f"plays: {' '.join(map(str, self.plays))}",
+            f"turn: {self.turn}",
+            f"table: {'-' if self.table is None else f'{self.table[0]}: {format_cards(self.table_cards)}'}",
+            f"table_seat: {'-' if self.table_seat is None else self.table_seat}",
+            f"passes: {self.passes}",
+            f"multiplier: {self.multiplier}",
+            f"bombs: {self.bombs}",
+            f"rockets: {self.rockets}",
+        ]
+        if isinstance(self.chance, SeededChance) and self.chance.seed:
+            lines.append(f"seed: {json.dumps(self.chance.seed)}")
+        return "\n".join(lines)
+
+
+_VIEW_NUMBERS: Final = ("deals", "dealer", "bid", "landlord", "passes", "multiplier", "bombs", "rockets")
+
+
+def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
+
+
+# --------------------------------------------------------------------- game
+class DouDizhu(Game[DouDizhuState, DdzAction]):
+    id = "doudizhu"
+    name = "Dou Dizhu"
+    players = 3
+    deck_size = 54
+    default_options = {"deals": 1}
+
+    def _check_options(self, options: dict[str, JSON]) -> None:
+        engine.int_option(options, "deals", 1, 100)
+
+    def _new(self, options: dict[str, JSON], chance: Chance) -> DouDizhuState:
+        dealer = chance.first_dealer(3)
+        state = object.__new__(DouDizhuState)
+        state.deals, state.chance, state.deal, state.attempt = int(options["deals"]), chance, 0, 0
+        state.dealer, state.totals, state.log = dealer, (0, 0, 0), []
+        state._result, state._cache, state._slots = None, None, (None, None, None)
+        state._deal_out(None)
+        return state
+
+    def action_from_data(self, data: Mapping[str, JSON]) -> DdzAction:
+        if isinstance(data, Mapping) and "bid" in data:
+            engine.data_keys(data, ["bid"])
+            bid = data["bid"]
+            if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= 3:
+                raise ActionFormatError(f"'bid' must be 0 (pass), 1, 2 or 3, not {bid!r}")
+            return Bid(bid)
+        if isinstance(data, Mapping) and "pass" in data:
+            engine.data_keys(data, ["pass"])
+            if data["pass"] is not True:
+                raise ActionFormatError(f"'pass' must be true, not {data['pass']!r}")
+            return Pass()
+        engine.data_keys(data, ["combo", "cards"])
+        combo = data["combo"]
+        if combo not in dm.COMBOS:
+            raise ActionFormatError(f"'combo' must be one of {', '.join(dm.COMBOS)}, not {combo!r}")
+        return Play(str(combo), sort_cards(engine.cards_field(data, "cards")))
+
+    def parse_action(self, text: str) -> DdzAction:
+        words = text.replace(":", " : ").split()
+        head = words[0].lower() if words else ""
+        if head == "pass" and len(words) == 1:
+            return Pass()
+        if head == "bid":
+            if len(words) == 2 and words[1] in ("0", "1", "2", "3"):
+                return Bid(int(words[1]))
+            raise ActionFormatError(f"a bid is 'bid 1', 'bid 2', 'bid 3' or 'bid 0' (pass), not {text!r}")
+        if head in dm.COMBOS:
+            rest = words[2:] if len(words) > 1 and words[1] == ":" else words[1:]
+            if rest:
+                return Play(head, sort_cards(parse_cards(rest)))
+        raise ActionFormatError(
+            f"a Dou Dizhu move is 'bid N', 'pass' or a combination with its cards like "
+            f"'triple1: 3C 3D 3H 5S', not {text!r}"
+        )
+
+    def position(self, text: str) -> DouDizhuState:
+        """A position as ``to_text`` writes it; most lines may be left out::
+
+            phase: play
+            dealer: 0
+            bids: 1 0 2 0 0
+            landlord: 2
+            hands: 3C 3D / 6C 6D 7C / 5H 9H TH 2S
+            table: pair: 4C 4D
+            table_seat: 2
+            passes: 0
+            plays: 2 1 1
+
+        ``phase`` is ``bidding`` (no landlord, no table) or ``play``; bids go round
+        from ``dealer`` (0 passes, ``-`` for none); the seat to move is the
+        table seat + 1 + ``passes``, or ``turn`` when leading; ``plays`` counts
+        plays per seat this deal (springs). Other lines: ``deals deal redeals
+        totals kitty played turn multiplier bombs rockets seed``. The table's
+        cards count among its seat's played cards.
+        """
+        return _position(text)
+
+
+def _auction(bids: Sequence[int]) -> str:
+    """Where a deal's bidding stands: ``open``, ``over`` (a 3, or two passes after
+    a bid) or ``redeal`` (three opening passes); ``PositionError`` if it is no bidding."""
+    high, state = 0, "open"
+    for i, bid in enumerate(bids):
+        if state != "open" or not 0 <= bid <= 3 or 0 < bid <= high:
+            raise PositionError(f"bids {' '.join(map(str, bids))} are not a bidding: each is 0 or a raise")
+        high = max(high, bid)
+        if high == 3 or (high and i >= 2 and bid == bids[i - 1] == 0):
+            state = "over"
+        elif i == 2 and not high:
+            state = "redeal"
+    return state
+
+
+def _position(text: str) -> DouDizhuState:
+    fields = engine.parse_fields(text)
+    get = partial(engine.take_field, fields)
+    if get("game", "doudizhu") != "doudizhu":
+        raise PositionError("not a Dou Dizhu position")
+    n = {key: _number(get(key, "0"), key) for key in ("redeals", "passes", "bombs", "rockets")}
+    deals, deal = _number(get("deals", "1"), "deals"), _number(get("deal", "1"), "deal")
+    dealer, phase = engine.seat_field(get("dealer", "0"), 3, "dealer"), get("phase", "play")
+    bids = tuple(_number(b, "a bid") for b in get("bids", "-").replace("-", "").split())
+    landlord, turn, table_seat = (_seat(get(key, "-"), key) for key in ("landlord", "turn", "table_seat"))
+    state: dict[str, Any] = {
+        "deals": deals,
+        "deal": deal - 1,
+        "attempt": n["redeals"],
+        "dealer": dealer,
+        "totals": engine.ints_field(get("totals", "0 0 0"), 3, "totals"),
+        "bids": bids,
+        "landlord": landlord,
+        "kitty": sort_cards(parse_cards(get("kitty", "-"))),
+        "hands": tuple(sort_cards(h) for h in _three(get("hands"), "hands")),
+        "played": _three(get("played", "- / - / -"), "played"),
+        "plays": engine.ints_field(get("plays", "0 0 0"), 3, "plays"),
+        "table_seat": table_seat,
+        "passes": n["passes"],
+        "multiplier": _number(get("multiplier", str(2 ** (n["bombs"] + n["rockets"]))), "multiplier"),
+        "bombs": n["bombs"],
+        "rockets": n["rockets"],
+        "chance": SeededChance(engine.text_field(get("seed", '""'), "seed")),
+        "log": [DealLog(dealer, ())],
+    }
+    table_text = get("table", "-")
+    engine.no_more_fields(fields)
+    if not 1 <= deals <= 100 or not 1 <= deal <= deals:
+        raise PositionError("deals must be 1 to 100 and deal one of them")
+    if (phase, _auction(bids), landlord is None) not in {("bidding", "open", True), ("play", "over", False)}:
+        raise PositionError("phase is 'bidding' (bids go on, no landlord) or 'play' (bidding over, landlord)")
+    if landlord is not None and landlord != (dealer + bids.index(max(bids))) % 3:
+        raise PositionError("the landlord is the highest bidder")
+    state["table"], state["table_cards"] = None, ()
+    if table_text != "-":
+        play = GAME.parse_action(table_text)
+        if not isinstance(play, Play) or landlord is None or table_seat is None:
+            raise PositionError(
+                "a table is a combination like 'pair: 3C 3D' with its table_seat, in the play"
+            )
+        state["table"] = next(
+            (m for m in dm.classify(dm.card_counts(play.cards)) if m[0] == play.combo), None
+        )
+        if state["table"] is None:
+            raise PositionError(f"the table cards are not a {play.combo}")
+        state["table_cards"] = play.cards
+        if not set(play.cards) <= set(state["played"][table_seat]):  # the table counts as played
+            state["played"] = _replace(state["played"], table_seat, state["played"][table_seat] + play.cards)
+    elif table_seat is not None or n["passes"]:
+        raise PositionError("table_seat and passes need a table combination")
+    hands, played, kitty = state["hands"], state["played"], state["kitty"]
+    every = [c for cards in (*hands, *played, kitty if landlord is None else ()) for c in cards]
+    if len(set(every)) != len(every) or len(kitty) > 3 or not all(0 < len(h) <= 20 for h in hands):
+        raise PositionError("each card once, a kitty of 3 at most and hands of 1 to 20 cards")
+    if landlord is not None and not set(kitty) <= set(hands[landlord]) | set(played[landlord]):
+        raise PositionError("the revealed kitty lies in the landlord's hand or among its plays")
+    if landlord is None:
+        state["turn"] = (dealer + len(bids)) % 3
+    elif table_seat is not None:
+        state["turn"] = (table_seat + 1 + n["passes"]) % 3
+    else:
+        state["turn"] = landlord if turn is None else turn
+    if turn not in (None, state["turn"]) or n["passes"] > 1:
+        raise PositionError("turn must follow the dealer and bids, or the table seat and its passes (0 or 1)")
+    return DouDizhuState(**state)
+
+
+def _number(value: str, what: str) -> int:
+    if not value.isdigit():
+        raise PositionError(f"{what} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def _seat(value: str, what: str) -> int | None:
+    return None if value == "-" else engine.seat_field(value, 3, what)
+
+
+def _three(text: str, what: str) -> tuple[tuple[Card, ...], ...]:
+    parts = text.split("/")
+    if len(parts) != 3:
+        raise PositionError(f"{what} must be three card lists separated by '/', not {text!r}")
+    return tuple(parse_cards(p) for p in parts)
+
+
+GAME: Final = DouDizhu()
+DouDizhuState.game = GAME
