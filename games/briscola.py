@@ -26,6 +26,7 @@ from cardavia.games.engine import (
     data_keys,
     fork_log,
     no_more_fields,
+    pair_field,
     parse_fields,
     seat_field,
     take_field,
@@ -77,14 +78,6 @@ class BriscolaState(State[Play]):
         self._finish_if_over()
 
     # --------------------------------------------------------------- contract
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result else self.turn
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
     @property
     def points(self) -> tuple[int, int]:
         return card_points(self.won[0], CARD_POINTS), card_points(self.won[1], CARD_POINTS)
@@ -211,13 +204,6 @@ class BriscolaState(State[Play]):
         )
 
 
-def _pair(text: str, what: str) -> tuple[list[Card], list[Card]]:
-    parts = text.split("/")
-    if len(parts) != 2:
-        raise PositionError(f"{what} must be two card lists separated by '/', not {text!r}")
-    return list(parse_cards(parts[0])), list(parse_cards(parts[1]))
-
-
 class Briscola(Game[BriscolaState, Play]):
     id = "briscola"
     name = "Briscola"
@@ -265,10 +251,10 @@ class Briscola(Game[BriscolaState, Play]):
         if len(trumps) != 1:
             raise PositionError("trump must be one card")
         trump = trumps[0]
-        hands = _pair(take_field(fields, "hands"), "hands")
+        hands = pair_field(take_field(fields, "hands"), "hands")
         stock = list(parse_cards(take_field(fields, "stock", "-")))
         trick = list(parse_cards(take_field(fields, "trick", "-")))
-        won = _pair(take_field(fields, "won", "- / -"), "won")
+        won = pair_field(take_field(fields, "won", "- / -"), "won")
         no_more_fields(fields)
         every = [*hands[0], *hands[1], *stock, *trick, *won[0], *won[1]]
         if len(set(every)) != len(every):

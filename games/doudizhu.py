@@ -163,14 +163,6 @@ class DouDizhuState(State[DdzAction]):
 
     # --------------------------------------------------------------- contract
     @property
-    def to_move(self) -> int | None:
-        return None if self._result else self.turn
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
-    @property
     def options(self) -> Mapping[str, JSON]:
         return {"deals": self.deals}
 

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from cardavia.games.cards import Card, codes
+from cardavia.games.cards import Card, codes, parse_cards
 from cardavia.games.chance import Chance, SeededChance
 from cardavia.games.errors import ActionFormatError, IllegalAction, OptionsError, PositionError
 
@@ -97,19 +97,22 @@ class State(ABC, Generic[A]):
 
     game: ClassVar[Game[Any, Any]]
     seats: int
+    turn: int
+    """The seat whose turn it is (meaningless once the match is over)."""
+    _result: Result | None
     log: list[DealLog]
     """Deals so far, the current one last; shared structurally, copied on apply."""
 
     # ----------------------------------------------------------- the contract
     @property
-    @abstractmethod
     def to_move(self) -> int | None:
         """The seat that acts next, or None when the match is over."""
+        return None if self._result else self.turn
 
     @property
-    @abstractmethod
     def result(self) -> Result | None:
         """How the match ended, or None while it goes on."""
+        return self._result
 
     @property
     def options(self) -> Mapping[str, JSON]:
@@ -320,6 +323,14 @@ def text_field(value: str, what: str) -> str:
     if not isinstance(text, str):
         raise PositionError(f"{what} must be a quoted string, not {value!r}")
     return text
+
+
+def pair_field(text: str, what: str) -> tuple[list[Card], list[Card]]:
+    """Two card lists written ``cards / cards`` (one per seat of a two-player game)."""
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise PositionError(f"{what} must be two card lists separated by '/', not {text!r}")
+    return list(parse_cards(parts[0])), list(parse_cards(parts[1]))
 
 
 def take_field(fields: dict[str, str], key: str, default: str | None = None) -> str:

@@ -83,6 +83,7 @@ from cardavia.games.engine import (
     int_option,
     ints_field,
     no_more_fields,
+    pair_field,
     parse_fields,
     seat_field,
     take_field,
@@ -160,14 +161,6 @@ class SchnapsenState(State[SchnapsenAction]):
         self._result: Result | None = None
 
     # --------------------------------------------------------------- contract
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result else self.turn
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
     @property
     def options(self) -> Mapping[str, JSON]:
         return {"target": self.target}
@@ -490,13 +483,6 @@ class SchnapsenState(State[SchnapsenAction]):
         return "\n".join(lines)
 
 
-def _pair(text: str, what: str) -> tuple[list[Card], list[Card]]:
-    parts = text.split("/")
-    if len(parts) != 2:
-        raise PositionError(f"{what} must be two card lists separated by '/', not {text!r}")
-    return list(parse_cards(parts[0])), list(parse_cards(parts[1]))
-
-
 class Schnapsen(Game[SchnapsenState, SchnapsenAction]):
     id = "schnapsen"
     name = "Schnapsen"
@@ -549,9 +535,9 @@ class Schnapsen(Game[SchnapsenState, SchnapsenAction]):
         turn = seat_field(take_field(fields, "turn"), 2, "turn")
         trump = take_field(fields, "trump").upper()
         talon = list(parse_cards(take_field(fields, "talon", "-")))
-        hands = _pair(take_field(fields, "hands"), "hands")
+        hands = pair_field(take_field(fields, "hands"), "hands")
         trick = list(parse_cards(take_field(fields, "trick", "-")))
-        won = _pair(take_field(fields, "won", "- / -"), "won")
+        won = pair_field(take_field(fields, "won", "- / -"), "won")
         marriages = _marriages(take_field(fields, "marriages", "-"))
         closed = _closed(take_field(fields, "closed", "-"))
         shown = frozenset(parse_cards(take_field(fields, "shown", "-")))

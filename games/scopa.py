@@ -42,6 +42,7 @@ from cardavia.games.engine import (
     int_option,
     ints_field,
     no_more_fields,
+    pair_field,
     parse_fields,
     seat_field,
     take_field,
@@ -189,14 +190,6 @@ class ScopaState(State[Play]):
         self._result: Result | None = None
 
     # --------------------------------------------------------------- contract
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result else self.turn
-
-    @property
-    def result(self) -> Result | None:
-        return self._result
-
     @property
     def options(self) -> Mapping[str, JSON]:
         return {"target": self.target}
@@ -404,13 +397,6 @@ def _describe(captures: list[tuple[Card, ...]]) -> str:
     return " or ".join("+".join(c.code for c in cap) for cap in captures)
 
 
-def _pair(text: str, what: str) -> tuple[list[Card], list[Card]]:
-    parts = text.split("/")
-    if len(parts) != 2:
-        raise PositionError(f"{what} must be two card lists separated by '/', not {text!r}")
-    return list(parse_cards(parts[0])), list(parse_cards(parts[1]))
-
-
 class Scopa(Game[ScopaState, Play]):
     id = "scopa"
     name = "Scopa"
@@ -465,10 +451,10 @@ class Scopa(Game[ScopaState, Play]):
         deal = int(take_field(fields, "deal", "0"))
         dealer = seat_field(take_field(fields, "dealer"), 2, "dealer")
         turn = seat_field(take_field(fields, "turn"), 2, "turn")
-        hands = _pair(take_field(fields, "hands"), "hands")
+        hands = pair_field(take_field(fields, "hands"), "hands")
         table = list(parse_cards(take_field(fields, "table", "-")))
         stock = list(parse_cards(take_field(fields, "stock", "-")))
-        piles = _pair(take_field(fields, "piles", "- / -"), "piles")
+        piles = pair_field(take_field(fields, "piles", "- / -"), "piles")
         scopas = list(ints_field(take_field(fields, "scopas", "0 0"), 2, "scopas"))
         last = take_field(fields, "last_capture", "-")
         last_capture = None if last == "-" else seat_field(last, 2, "last_capture")
