@@ -17,6 +17,7 @@ import logging
 import secrets
 import signal
 import time
+from collections.abc import Coroutine
 from http import HTTPStatus
 from typing import Any
 
@@ -141,6 +142,7 @@ class CardaviaServer:
         self.connections: set[Connection] = set()
         self._server: Server | None = None
         self._stopping = asyncio.Event()
+        self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
@@ -189,6 +191,12 @@ class CardaviaServer:
 
     def stop(self) -> None:
         self._stopping.set()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` in the background, keeping a reference until it is done."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # ----------------------------------------------------------------- HTTP
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -476,7 +484,7 @@ class CardaviaServer:
             conn.room = room
             room.watch(conn)
         if msg.fill_after is not None:
-            asyncio.get_running_loop().create_task(self._fill_later(room, msg.fill_after))
+            self._spawn(self._fill_later(room, msg.fill_after))
 
     async def _fill_later(self, room: Room, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -585,7 +593,7 @@ class CardaviaServer:
     def _close_room(self, room: Room) -> None:
         room.close()
         self.rooms.pop(room.id, None)
-        asyncio.get_running_loop().create_task(self.lobby.delete_room(room.id))
+        self._spawn(self.lobby.delete_room(room.id))
 
     def _on_act(self, conn: Connection, msg: m.Act) -> None:
         room = self._my_room(conn)
@@ -634,9 +642,8 @@ class CardaviaServer:
         path = self.config.records_path() / f"{record_id}.jsonl"
         path.write_text(dumps(record) + "\n", encoding="utf-8")
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
-        loop = asyncio.get_running_loop()
-        loop.create_task(self.lobby.set_state(room.id, "finished"))
-        loop.call_soon(self._close_if_abandoned, room)
+        self._spawn(self.lobby.set_state(room.id, "finished"))
+        asyncio.get_running_loop().call_soon(self._close_if_abandoned, room)
         return record_id
 
 
