@@ -114,47 +114,6 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena(args: argparse.Namespace) -> int:
-    from cardavia.bots import arena
-    from cardavia.bots.registry import levels_for
-    from cardavia.games.registry import get_game
-
-    game = get_game(args.game)
-    try:
-        if args.round_robin:
-            names = args.bots.split(",") if args.bots else levels_for(game.id)
-        else:
-            names = (args.bots or "strong,basic").split(",")
-        bots = [arena.BotSpec.parse(name) for name in names]
-        if len({str(b) for b in bots}) != len(bots) or len(bots) < 2:
-            raise ValueError("--bots needs two or more different bots, like strong,basic")
-        if not args.round_robin and len(bots) != 2:
-            raise ValueError("--bots names two bots for a head-to-head; use --round-robin for more")
-        pairs = list(arena.pairings(bots))
-        specs = [s for a, b in pairs for s in arena.schedule(game.id, [a, b], args.games, args.seed)]
-        for bot in bots:
-            bot.make(game.id, "check")
-    except ValueError as exc:
-        print(f"cardavia arena: {exc}", file=sys.stderr)
-        return 2
-
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty() or done == total or done % max(1, total // 20) == 0:
-            print(f"\rarena: {done}/{total} matches", end="\n" if done == total else "", file=sys.stderr)
-
-    outcomes = arena.run(specs, jobs=args.jobs, progress=progress)
-    print(
-        f"{game.name} arena, seed {args.seed!r}, {args.games} games per pairing (paired deals, seats swapped)"
-    )
-    tallies = [arena.head_to_head(outcomes, str(a), str(b)) for a, b in pairs]
-    for tally in tallies:
-        print("\n".join(arena.describe(tally)))
-    if args.round_robin:
-        print()
-        print("\n".join(arena.elo_table(tallies, anchor=str(bots[0]))))
-    return 0
-
-
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -212,16 +171,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decks", help="list the deck traditions")
     p.add_argument("--lang", default="en", help="language of names (en it sv nb es pl)")
     p.set_defaults(run=_decks)
-    p = sub.add_parser("arena", help="play bots against each other and print win rates and timings")
-    p.add_argument("--game", required=True, choices=games)
-    p.add_argument(
-        "--bots", help="two bots, like strong,basic (level or level:iterations); default strong,basic"
-    )
-    p.add_argument("--round-robin", action="store_true", help="every pair of --bots (default all levels)")
-    p.add_argument("--games", type=int, default=100, help="matches per pairing (default 100)")
-    p.add_argument("--seed", default="0", help="arena seed; the same seed plays the same deals")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.set_defaults(run=_arena)
     return parser
 
 
