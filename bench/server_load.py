@@ -39,6 +39,10 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     delta_bytes: list[int] = field(default_factory=list)
     errors: int = 0
+    counting_from: float = 0.0
+    server_pid: int = 0
+    server_cpu_at_start: float = 0.0
+    client_cpu_at_start: float = 0.0
 
 
 def free_port() -> int:
@@ -76,6 +80,7 @@ def rss_bytes(pid: int) -> int:
 
 
 async def player(url: str, game: str, stop: float, pace: float, stats: Stats, seed: int) -> None:  # noqa: PLR0917
+    """One client; only actions after the warm-up (connections and first deals) are counted."""
     rng = random.Random(seed)
     req = Requests()
     async with connect(url, compression=None, max_size=2**20) as ws:
@@ -93,8 +98,9 @@ async def player(url: str, game: str, stop: float, pace: float, stats: Stats, se
             if kind == "delta":
                 stats.delta_bytes.append(len(frame))
                 if sent_at is not None:
-                    stats.latencies.append(time.perf_counter() - sent_at)
-                    stats.actions += 1
+                    if time.monotonic() >= stats.counting_from:
+                        stats.latencies.append(time.perf_counter() - sent_at)
+                        stats.actions += 1
                     sent_at = None
             elif kind == "your_turn":
                 if pace:
@@ -118,12 +124,21 @@ async def echo_client(url: str, size: int, stop: float, stats: Stats) -> None:
             stats.actions += 1
 
 
-async def run_clients(make: Any, clients: int, seconds: float) -> tuple[Stats, float]:
-    stats = Stats()
-    stop = time.monotonic() + seconds
-    started = time.perf_counter()
-    await asyncio.gather(*(make(i, stop, stats) for i in range(clients)), return_exceptions=True)
-    return stats, time.perf_counter() - started
+async def run_clients(
+    make: Any, clients: int, seconds: float, warmup: float = 0.0, server_pid: int = 0
+) -> tuple[Stats, float]:
+    """Run the clients for warm-up + ``seconds``; the figures cover the last ``seconds``."""
+    stats = Stats(counting_from=time.monotonic() + warmup, server_pid=server_pid)
+    stop = stats.counting_from + seconds
+
+    async def mark() -> None:
+        await asyncio.sleep(warmup)
+        stats.client_cpu_at_start = time.process_time()
+        if stats.server_pid:
+            stats.server_cpu_at_start = cpu_seconds(stats.server_pid)
+
+    await asyncio.gather(mark(), *(make(i, stop, stats) for i in range(clients)), return_exceptions=True)
+    return stats, seconds
 
 
 def pct(values: list[float], q: float) -> float:
@@ -163,6 +178,7 @@ def main() -> None:
         "--idle", type=int, default=0, help="only measure memory per idle connection with N clients"
     )
     parser.add_argument("--no-echo", action="store_true")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before counting starts")
     args = parser.parse_args()
 
     port = free_port()
@@ -175,13 +191,17 @@ def main() -> None:
             per = asyncio.run(idle_memory(url, server.pid, args.idle))
             print(f"idle connections: {args.idle}, server memory per idle connection: {per / 1024:.1f} KiB")
             return
-        cpu0 = cpu_seconds(server.pid)
         stats, elapsed = asyncio.run(
             run_clients(
-                lambda i, stop, st: player(url, args.game, stop, args.pace, st, i), args.clients, args.seconds
+                lambda i, stop, st: player(url, args.game, stop, args.pace, st, i),
+                args.clients,
+                args.seconds,
+                args.warmup,
+                server.pid,
             )
         )
-        cpu = cpu_seconds(server.pid) - cpu0
+        cpu = cpu_seconds(server.pid) - stats.server_cpu_at_start
+        client_cpu = time.process_time() - stats.client_cpu_at_start
         rss = rss_bytes(server.pid)
     finally:
         server.terminate()
@@ -195,6 +215,7 @@ def main() -> None:
         f"p95 {pct(stats.latencies, 0.95) * 1e3:.2f} p99 {pct(stats.latencies, 0.99) * 1e3:.2f}"
     )
     print(f"  bytes per delta (mean) {mean_delta:.0f}")
+    print(f"  load generator CPU {client_cpu / elapsed:.0%} of one core")
     print(
         f"  server CPU {cpu / elapsed:.0%} of one core, RSS {rss / 2**20:.1f} MiB "
         f"({rss / args.clients / 1024:.1f} KiB per client)"
