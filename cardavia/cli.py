@@ -114,6 +114,51 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from cardavia.bots import arena
+    from cardavia.bots.registry import levels_for
+    from cardavia.games.registry import get_game
+
+    game = get_game(args.game)
+    try:
+        if args.round_robin:
+            names = args.bots.split(",") if args.bots else levels_for(game.id)
+        else:
+            names = (args.bots or "strong,basic").split(",")
+        bots = [arena.BotSpec.parse(name) for name in names]
+        if len({str(b) for b in bots}) != len(bots) or len(bots) < 2:
+            raise ValueError("--bots needs two or more different bots, like strong,basic")
+        if not args.round_robin and len(bots) != 2:
+            raise ValueError("--bots names two bots for a head-to-head; use --round-robin for more")
+        pairs = list(arena.pairings(bots))
+        specs = [s for a, b in pairs for s in arena.schedule(game.id, [a, b], args.games, args.seed)]
+        for bot in bots:
+            bot.make(game.id, "check")
+    except ValueError as exc:
+        print(f"cardavia arena: {exc}", file=sys.stderr)
+        return 2
+
+    live = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if live:
+            print(f"\rarena: {done}/{total} matches", end="\n" if done == total else "", file=sys.stderr)
+        elif done == total or done % max(1, total // 10) == 0:
+            print(f"arena: {done}/{total} matches", file=sys.stderr)
+
+    outcomes = arena.run(specs, jobs=args.jobs, progress=progress)
+    print(
+        f"{game.name} arena, seed {args.seed!r}, {args.games} games per pairing (paired deals, seats swapped)"
+    )
+    tallies = [arena.head_to_head(outcomes, str(a), str(b)) for a, b in pairs]
+    for tally in tallies:
+        print("\n".join(arena.describe(tally)))
+    if args.round_robin:
+        print()
+        print("\n".join(arena.elo_table(tallies, anchor=str(bots[0]))))
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -127,7 +172,8 @@ def _serve(args: argparse.Namespace) -> int:
     )
     config = ServerConfig.from_env(
         host=args.host, port=args.port, public_url=args.public_url, records_dir=args.records_dir,
-        redis_url=args.redis, node_id=args.node_id, bot_delay=args.bot_delay,
+        redis_url=args.redis,
+        redis_prefix=args.redis_prefix, node_id=args.node_id, bot_delay=args.bot_delay,
     )  # fmt: skip
     asyncio.run(CardaviaServer(config).serve_forever())
     return 0
@@ -159,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public-url", help="URL clients reach this node at (default ws://HOST:PORT/)")
     p.add_argument("--records-dir", help="where finished games' records go (default ./records)")
     p.add_argument("--redis", help="Redis URL for the lobby (default: the embedded in-memory lobby)")
+    p.add_argument("--redis-prefix", help="prefix of every Redis key (default cardavia:)")
     p.add_argument("--node-id", help="this node's name")
     p.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving (default 0.6)")
     p.set_defaults(run=_serve)
@@ -171,6 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decks", help="list the deck traditions")
     p.add_argument("--lang", default="en", help="language of names (en it sv nb es pl)")
     p.set_defaults(run=_decks)
+    p = sub.add_parser("arena", help="play bots against each other and print win rates and timings")
+    p.add_argument("--game", required=True, choices=games)
+    p.add_argument(
+        "--bots", help="two bots, like strong,basic (level or level:iterations); default strong,basic"
+    )
+    p.add_argument("--round-robin", action="store_true", help="every pair of --bots (default all levels)")
+    p.add_argument("--games", type=int, default=100, help="matches per pairing (default 100)")
+    p.add_argument("--seed", default="0", help="arena seed; the same seed plays the same deals")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.set_defaults(run=_arena)
     return parser
 
 

@@ -60,6 +60,15 @@ def make_bot(game: str, level: str, seed: str) -> Bot:
     return bot
 
 
+def make_lobby(config: ServerConfig) -> LobbyStore:
+    """The Redis lobby when a URL is configured, else the embedded in-memory one."""
+    if config.redis_url:
+        from cardavia.server.lobby_redis import RedisLobby
+
+        return RedisLobby(config.redis_url, prefix=config.redis_prefix)
+    return MemoryLobby()
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -134,7 +143,7 @@ class Connection:
 class CardaviaServer:
     def __init__(self, config: ServerConfig, lobby: LobbyStore | None = None) -> None:
         self.config = config
-        self.lobby = lobby or MemoryLobby()
+        self.lobby = lobby or make_lobby(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers)
         self.rooms: dict[str, Room] = {}

@@ -18,7 +18,9 @@ class ServerConfig:
     """The URL clients use to reach this node (redirects name it); defaults to ws://host:port/."""
     records_dir: str = "records"
     redis_url: str = ""
-    """Empty: the embedded in-memory lobby."""
+    """Empty: the embedded in-memory lobby. ``redis://`` or ``rediss://`` (TLS), password in the URL."""
+    redis_prefix: str = "cardavia:"
+    """Prefix of every Redis key, so that several deployments can share one Redis."""
     node_id: str = "node-1"
     max_frame: int = 4096
     """Largest frame a client may send, in bytes."""

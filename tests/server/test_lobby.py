@@ -3,17 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
 
 import pytest
 
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.lobby_redis import RedisLobby
+
+REDIS_URL = os.environ.get("CARDAVIA_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
-@pytest.fixture(params=["memory"])
-def lobby(request: pytest.FixtureRequest) -> LobbyStore:
-    assert request.param == "memory"
-    return MemoryLobby()
+@pytest.fixture(params=["memory", "redis"])
+async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
+    """Each backend; Redis keys get a prefix of their own per test, removed afterwards."""
+    if request.param == "memory":
+        yield MemoryLobby()
+        return
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    store = RedisLobby(REDIS_URL, prefix=prefix)
+    yield store
+    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
+    if keys:
+        await store.redis.delete(*keys)
+    await store.close()
 
 
 def _entry(
@@ -128,3 +143,35 @@ async def test_sessions_are_found_by_their_current_token_only(lobby: LobbyStore)
     assert (rotated.room, rotated.seat) == ("r-1", 0)
     await lobby.drop_session("s-1")
     assert await lobby.session_by_token("hash-2") is None
+
+
+async def test_an_entry_round_trips_whole(lobby: LobbyStore) -> None:
+    entry = _entry("r-whole")
+    entry.options = {}
+    entry.turn_seconds = 30.0
+    entry.owner = "s-9"
+    await lobby.create_room(entry)
+    await lobby.claim_seat("r-whole", "s-9", "Åsa")
+    back = await lobby.get_room("r-whole")
+    assert back is not None
+    assert back.options == {}
+    assert back.turn_seconds == 30.0
+    assert back.owner == "s-9"
+    assert back.seats[0] == SeatEntry("human", "Åsa", "s-9", None)
+
+
+async def test_finished_rooms_expire_in_redis() -> None:
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    store = RedisLobby(REDIS_URL, prefix=prefix, finished_ttl=120)
+    try:
+        await store.create_room(_entry("r-ttl00", code="TTL00"))
+        assert await store.redis.ttl(prefix + "room:r-ttl00") == -1  # no expiry while it lives
+        await store.set_state("r-ttl00", "finished")
+        assert 0 < await store.redis.ttl(prefix + "room:r-ttl00") <= 120
+        assert 0 < await store.redis.ttl(prefix + "code:TTL00") <= 120
+        assert await store.list_open(None, 10) == []
+    finally:
+        keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
+        if keys:
+            await store.redis.delete(*keys)
+        await store.close()

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import urllib.request
+import uuid
 
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+from cardavia.server.lobby_redis import RedisLobby
 from tests.server.conftest import client
+from tests.server.test_lobby import REDIS_URL
 
 
 async def test_quick_match_pairs_two_players_and_starts(url: str) -> None:
@@ -187,3 +192,34 @@ async def test_chat_is_rate_limited(url: str) -> None:
             seen.append(message.code)
     assert seen.count("chat") == 5
     assert seen.count("rate_limited") == 3
+
+
+async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerConfig) -> None:
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    redis_config = dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix)
+    srv = CardaviaServer(redis_config)
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        anna, bo = await client(url, "Anna"), await client(url, "Bo")
+        await anna.hello()
+        await bo.hello()
+        await anna.send(anna.req.quick_match("scopa"))
+        first: m.Snapshot = await anna.expect(m.Snapshot)
+        await bo.send(bo.req.quick_match("scopa"))
+        second: m.Snapshot = await bo.expect(m.Snapshot)
+        assert first.room.room == second.room.room
+        results = await asyncio.gather(
+            anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2))
+        )
+        assert results[0].record == results[1].record
+        stored = await srv.lobby.get_room(first.room.room)
+        assert stored is not None
+        assert stored.state == "finished"
+    finally:
+        await srv.shutdown()
+        assert isinstance(srv.lobby, RedisLobby)
+        keys = [k async for k in srv.lobby.redis.scan_iter(match=prefix + "*")]
+        if keys:
+            await srv.lobby.redis.delete(*keys)
+        await srv.lobby.close()

@@ -1,0 +1,242 @@
+"""The lobby in Redis, so that several server nodes form one service.
+
+Theory of operation
+-------------------
+Each room is one JSON document (``{prefix}room:{id}``) that only Lua scripts
+change when a decision is involved: claiming a seat and pairing a quick match
+read the document, decide and write it back inside one script, which Redis
+runs atomically, so two players can never get the same seat and a full room
+never takes one more, whichever node they reached. A sorted set per game
+(``{prefix}open:{game}``) lists public rooms that are waiting with a free seat,
+oldest first; the scripts keep it in step with the documents. Short codes
+(``{prefix}code:{CODE}``) and sessions (``{prefix}session:{id}``, found by
+``{prefix}token:{hash}``) are plain keys. Keys of finished or closed rooms
+expire after ``finished_ttl`` seconds. Every key starts with ``prefix`` so that
+several deployments can share one Redis.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+
+from cardavia.games.registry import GAMES
+from cardavia.protocol.errors import ProtocolError
+from cardavia.server.lobby import LobbyStore, RoomEntry, RoomState, SeatEntry, SessionEntry
+
+# KEYS[1] room document, KEYS[2] open set of its game; ARGV session, name. Returns seat or an error word.
+_CLAIM: Final = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 'unknown_room' end
+local room = cjson.decode(raw)
+if room.state ~= 'waiting' then return 'room_started' end
+local humans, free = 0, nil
+for i, seat in ipairs(room.seats) do
+  if seat.kind == 'human' then humans = humans + 1 end
+  if seat.kind == 'open' and free == nil then free = i end
+end
+if humans >= room.humans or free == nil then return 'room_full' end
+room.seats[free] = {kind = 'human', name = ARGV[2], session = ARGV[1], bot = cjson.null}
+humans = humans + 1
+redis.call('SET', KEYS[1], cjson.encode(room), 'KEEPTTL')
+local more = false
+for i, seat in ipairs(room.seats) do
+  if seat.kind == 'open' then more = true end
+end
+if humans >= room.humans or not more then redis.call('ZREM', KEYS[2], room.room) end
+return free - 1
+"""
+
+# KEYS[1] open set; ARGV prefix, session, name. Claims a seat in the oldest open room: {room, seat} or nil.
+_QUICK: Final = """
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+for _, id in ipairs(ids) do
+  local key = ARGV[1] .. 'room:' .. id
+  local raw = redis.call('GET', key)
+  if raw then
+    local room = cjson.decode(raw)
+    local humans, free = 0, nil
+    for i, seat in ipairs(room.seats) do
+      if seat.kind == 'human' then humans = humans + 1 end
+      if seat.kind == 'open' and free == nil then free = i end
+    end
+    if room.state == 'waiting' and room.public and humans < room.humans and free ~= nil then
+      room.seats[free] = {kind = 'human', name = ARGV[3], session = ARGV[2], bot = cjson.null}
+      redis.call('SET', key, cjson.encode(room), 'KEEPTTL')
+      local more = false
+      for i, seat in ipairs(room.seats) do
+        if seat.kind == 'open' then more = true end
+      end
+      if humans + 1 >= room.humans or not more then redis.call('ZREM', KEYS[1], id) end
+      return {id, free - 1}
+    end
+  end
+  redis.call('ZREM', KEYS[1], id)
+end
+return nil
+"""
+
+# KEYS[1] room document, KEYS[2] open set; ARGV field, JSON value, seconds to expire (0: keep).
+_UPDATE: Final = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local room = cjson.decode(raw)
+local value = cjson.decode(ARGV[2])
+if ARGV[1] == 'state' then
+  room.state = value
+else
+  room.seats[tonumber(ARGV[1]) + 1] = value
+end
+redis.call('SET', KEYS[1], cjson.encode(room), 'KEEPTTL')
+local humans, open = 0, false
+for i, seat in ipairs(room.seats) do
+  if seat.kind == 'human' then humans = humans + 1 end
+  if seat.kind == 'open' then open = true end
+end
+if room.state == 'waiting' and room.public and humans < room.humans and open then
+  redis.call('ZADD', KEYS[2], 'NX', redis.call('INCR', KEYS[3]), room.room)
+else
+  redis.call('ZREM', KEYS[2], room.room)
+end
+if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+return 1
+"""
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _room_from(raw: str | bytes) -> RoomEntry:
+    data = json.loads(raw)
+    data["seats"] = [SeatEntry(**s) for s in data["seats"]]
+    for empty_map in ("options", "extra"):  # Lua's cjson writes an empty map as []
+        if data.get(empty_map) == []:
+            data[empty_map] = {}
+    return RoomEntry(**data)
+
+
+class RedisLobby(LobbyStore):
+    def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self.prefix = prefix
+        self.finished_ttl = finished_ttl
+        self._claim = self.redis.register_script(_CLAIM)
+        self._quick = self.redis.register_script(_QUICK)
+        self._update = self.redis.register_script(_UPDATE)
+
+    def _key(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    # ---------------------------------------------------------------- rooms
+    async def create_room(self, entry: RoomEntry) -> None:
+        code_key = self._key("code", entry.code.upper())
+        if not await self.redis.set(code_key, entry.room, nx=True):
+            raise ValueError("room code already taken")
+        if not await self.redis.set(
+            self._key("room", entry.room), json.dumps(dataclasses.asdict(entry)), nx=True
+        ):
+            await self.redis.delete(code_key)
+            raise ValueError("room id already taken")
+        if entry.public and entry.state == "waiting" and entry.human_seats_free():
+            order = await self.redis.incr(self._key("seq"))
+            await self.redis.zadd(self._key("open", entry.game), {entry.room: order})
+
+    async def get_room(self, room: str) -> RoomEntry | None:
+        raw = await self.redis.get(self._key("room", room))
+        return _room_from(raw) if raw else None
+
+    async def room_by_code(self, code: str) -> RoomEntry | None:
+        room = await self.redis.get(self._key("code", code.upper()))
+        return await self.get_room(_text(room)) if room else None
+
+    async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
+        games = [game] if game else sorted(GAMES)
+        found: list[tuple[float, str]] = []
+        for name in games:
+            members = await self.redis.zrange(self._key("open", name), 0, limit - 1, withscores=True)
+            found.extend((float(score), _text(room)) for room, score in members)
+        rooms = []
+        for _, room in sorted(found)[:limit]:
+            entry = await self.get_room(room)
+            if entry is not None:
+                rooms.append(entry)
+        return rooms
+
+    async def claim_seat(self, room: str, session: str, name: str) -> int:
+        entry = await self.get_room(room)
+        game = entry.game if entry else "-"
+        result = await self._claim(
+            keys=[self._key("room", room), self._key("open", game)], args=[session, name]
+        )
+        if isinstance(result, str):
+            messages = {
+                "unknown_room": f"no room {room!r}",
+                "room_started": "the room's game has already started",
+                "room_full": "every seat for people is taken",
+            }
+            raise ProtocolError(result, messages[result])
+        return int(result)
+
+    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
+        result = await self._quick(keys=[self._key("open", game)], args=[self.prefix, session, name])
+        if not result:
+            return None
+        return str(result[0]), int(result[1])
+
+    async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:
+        await self._apply(room, str(seat), dataclasses.asdict(entry), 0)
+
+    async def set_state(self, room: str, state: RoomState) -> None:
+        ttl = self.finished_ttl if state in ("finished", "closed") else 0
+        await self._apply(room, "state", state, ttl)
+        if ttl:
+            entry = await self.get_room(room)
+            if entry is not None:
+                await self.redis.expire(self._key("code", entry.code), ttl)
+
+    async def _apply(self, room: str, field: str, value: Any, ttl: int) -> None:
+        entry = await self.get_room(room)
+        if entry is None:
+            return
+        await self._update(
+            keys=[self._key("room", room), self._key("open", entry.game), self._key("seq")],
+            args=[field, json.dumps(value), ttl],
+        )
+
+    async def delete_room(self, room: str) -> None:
+        entry = await self.get_room(room)
+        if entry is None:
+            return
+        await self.redis.delete(self._key("room", room), self._key("code", entry.code))
+        await self.redis.zrem(self._key("open", entry.game), room)
+
+    # ------------------------------------------------------------- sessions
+    async def save_session(self, entry: SessionEntry) -> None:
+        key = self._key("session", entry.session)
+        old = await self.redis.get(key)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if old:
+                pipe.delete(self._key("token", json.loads(old)["token_hash"]))
+            pipe.set(key, json.dumps(dataclasses.asdict(entry)))
+            pipe.set(self._key("token", entry.token_hash), entry.session)
+            await pipe.execute()
+
+    async def session_by_token(self, token_hash: str) -> SessionEntry | None:
+        session = await self.redis.get(self._key("token", token_hash))
+        if not session:
+            return None
+        raw = await self.redis.get(self._key("session", _text(session)))
+        return SessionEntry(**json.loads(raw)) if raw else None
+
+    async def drop_session(self, session: str) -> None:
+        key = self._key("session", session)
+        raw = await self.redis.get(key)
+        if raw:
+            await self.redis.delete(key, self._key("token", json.loads(raw)["token_hash"]))
