@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import redis.asyncio as aioredis
 
@@ -161,7 +161,9 @@ class RedisLobby(LobbyStore):
         found: list[tuple[float, str]] = []
         for name in games:
             members = await self.redis.zrange(self._key("open", name), 0, limit - 1, withscores=True)
-            found.extend((float(score), _text(room)) for room, score in members)
+            for member in members:
+                room, score = cast("tuple[str, float]", member)
+                found.append((score, room))
         rooms = []
         for _, room in sorted(found)[:limit]:
             entry = await self.get_room(room)
