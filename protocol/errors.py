@@ -41,6 +41,10 @@ _TABLE: Final = [
     ErrorCode("not_room_owner", "client", "only the room's owner may do that"),
     ErrorCode("too_many_rooms", "client", "the connection has made as many rooms as it may"),
     ErrorCode("unknown_record", "client", "no record has that id"),
+    ErrorCode(
+        "bad_reservation", "client", "the seat reservation is unknown, already used, expired or not yours"
+    ),
+    ErrorCode("node_unavailable", "server", "the node that runs the room is not reachable; retry later"),
     ErrorCode("spectator", "client", "spectators may watch and chat but not act"),
     # game play
     ErrorCode("not_your_turn", "client", "it is another seat's turn"),

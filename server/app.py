@@ -156,6 +156,7 @@ class CardaviaServer:
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
         self.config.records_path().mkdir(parents=True, exist_ok=True)
+        self._spawn(self._heartbeat())
         self._server = await serve(
             self.handle,
             self.config.host,
@@ -175,13 +176,18 @@ class CardaviaServer:
         port: int = sock.getsockname()[1]
         return port
 
+    @property
+    def public_url(self) -> str:
+        """Where clients reach this node: the configured URL, else the address it really listens on."""
+        return self.config.public_url or f"ws://{self.config.host}:{self.port}/"
+
     async def serve_forever(self) -> None:
         server = await self.start()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, self._stopping.set)
-        log.info("event=serving version=%s url=%s node=%s", __version__, self.config.url, self.config.node_id)
+        log.info("event=serving version=%s url=%s node=%s", __version__, self.public_url, self.config.node_id)
         await self._stopping.wait()
         await self.shutdown(server)
 
@@ -194,12 +200,23 @@ class CardaviaServer:
         for conn in list(self.connections):
             conn.close(CLOSE_RESTART, "server restarting")
         await server.wait_closed()
+        for task in list(self._background):
+            task.cancel()
         for room in self.rooms.values():
             room.close()
         self.runner.close()
 
     def stop(self) -> None:
         self._stopping.set()
+
+    async def _heartbeat(self) -> None:
+        """Tell the lobby this node is alive and where clients reach it."""
+        while True:
+            try:
+                await self.lobby.register_node(self.config.node_id, self.public_url, self.config.node_ttl)
+            except Exception:  # the lobby may be down for a while; games go on
+                log.warning("event=heartbeat_failed node=%s", self.config.node_id)
+            await asyncio.sleep(self.config.heartbeat_seconds)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
@@ -500,22 +517,58 @@ class CardaviaServer:
         if room.state is None and room.id in self.rooms:
             await self._start(room)
 
-    async def _find_room(self, room_id: str | None, code: str | None) -> Room:
+    async def _lookup(self, room_id: str | None, code: str | None) -> RoomEntry:
+        """The lobby's entry for a room, whichever node runs it."""
         entry = await self.lobby.get_room(room_id) if room_id else None
         if entry is None and code:
             entry = await self.lobby.room_by_code(code)
-        room = self.rooms.get(entry.room) if entry else None
-        if room is None:
+        if entry is None or (entry.node == self.config.node_id and entry.room not in self.rooms):
             raise ProtocolError("unknown_room", "no room has that id or code")
+        return entry
+
+    async def _find_room(self, room_id: str | None, code: str | None) -> Room:
+        entry = await self._lookup(room_id, code)
+        room = self.rooms.get(entry.room)
+        if room is None:
+            raise ProtocolError("unknown_room", "that room runs on another node; join it there")
         return room
 
+    async def _redirect(self, conn: Connection, rid: int, entry: RoomEntry, seat: int) -> None:
+        """Send the client to the node that runs the room, with the seat held for it there."""
+        url = (await self.lobby.nodes()).get(entry.node)
+        if url is None:
+            await self.lobby.set_seat(entry.room, seat, SeatEntry())
+            raise ProtocolError("node_unavailable", f"the node running room {entry.room} is not reachable")
+        token = "rsv-" + secrets.token_urlsafe(18)
+        await self.lobby.reserve(token, entry.room, seat, conn.session, self.config.reservation_seconds)
+        conn.send(m.Redirect(id=rid, url=url, room=entry.room, reservation=token))
+
     async def _on_join_room(self, conn: Connection, msg: m.JoinRoom) -> None:
-        room = await self._find_room(msg.room, msg.code)
-        if not room.entry.public and not msg.code:
+        if msg.reservation:
+            await self._join_reserved(conn, msg.reservation)
+            return
+        entry = await self._lookup(msg.room, msg.code)
+        if not entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
+        if entry.node != self.config.node_id:
+            seat = await self.lobby.claim_seat(entry.room, conn.session, conn.name)
+            await self._redirect(conn, msg.id, entry, seat)
+            return
+        room = self.rooms[entry.room]
         if conn.room is room and conn.seat is not None:
             raise ProtocolError("already_in_room", "you are already seated in this room")
         await self._claim(conn, room)
+        await self._start_when_full(room)
+
+    async def _join_reserved(self, conn: Connection, token: str) -> None:
+        held = await self.lobby.take_reservation(token)
+        if held is None or held[2] != conn.session or held[0] not in self.rooms:
+            raise ProtocolError(
+                "bad_reservation", "that seat reservation is unknown, used, expired or not yours"
+            )
+        room, seat = self.rooms[held[0]], held[1]
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        await self._seat(conn, room, seat)
         await self._start_when_full(room)
 
     async def _start_when_full(self, room: Room) -> None:
@@ -525,6 +578,11 @@ class CardaviaServer:
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
         found = await self.lobby.quick_match(msg.game, conn.session, conn.name)
+        if found is not None and found[0] not in self.rooms:
+            entry = await self.lobby.get_room(found[0])
+            if entry is not None:
+                await self._redirect(conn, msg.id, entry, found[1])
+                return
         if found is not None and found[0] in self.rooms:
             room, seat = self.rooms[found[0]], found[1]
             room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)

@@ -38,12 +38,13 @@ class ServerConfig:
     """Pause before a bot moves so that people can follow; 0 in tests."""
     bot_workers: int = 1
     """Worker processes for search bots; 0 runs them in a thread (tests)."""
+    heartbeat_seconds: float = 1.0
+    """How often a node tells the lobby it is alive; it counts as gone after ``node_ttl``."""
+    node_ttl: float = 5.0
+    reservation_seconds: float = 30.0
+    """How long a seat is held for a client redirected to the node that runs the room."""
     default_turn_seconds: float = 0.0
     """Turn timer of public rooms when the creator sets none; 0 means off."""
-
-    @property
-    def url(self) -> str:
-        return self.public_url or f"ws://{self.host}:{self.port}/"
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> ServerConfig:

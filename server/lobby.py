@@ -10,6 +10,7 @@ same seat whatever the backend.
 from __future__ import annotations
 
 import dataclasses
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -110,6 +111,23 @@ class LobbyStore(ABC):
     @abstractmethod
     async def drop_session(self, session: str) -> None: ...
 
+    # ------------------------------------------------------ nodes and seats held for a redirect
+    @abstractmethod
+    async def register_node(self, node: str, url: str, ttl: float) -> None:
+        """Say this node is alive (and where clients reach it) for the next ``ttl`` seconds."""
+
+    @abstractmethod
+    async def nodes(self) -> dict[str, str]:
+        """Live nodes and their public URLs."""
+
+    @abstractmethod
+    async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
+        """Hold a claimed seat for a client sent to another node, for ``ttl`` seconds."""
+
+    @abstractmethod
+    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
+        """(room, seat, session) of a reservation, which is gone once taken (or expired)."""
+
 
 class MemoryLobby(LobbyStore):
     """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
@@ -119,6 +137,8 @@ class MemoryLobby(LobbyStore):
         self._codes: dict[str, str] = {}
         self._sessions: dict[str, SessionEntry] = {}
         self._tokens: dict[str, str] = {}
+        self._nodes: dict[str, tuple[str, float]] = {}
+        self._reservations: dict[str, tuple[str, int, str, float]] = {}
 
     async def create_room(self, entry: RoomEntry) -> None:
         if entry.room in self._rooms or entry.code in self._codes:
@@ -191,3 +211,19 @@ class MemoryLobby(LobbyStore):
         entry = self._sessions.pop(session, None)
         if entry:
             self._tokens.pop(entry.token_hash, None)
+
+    async def register_node(self, node: str, url: str, ttl: float) -> None:
+        self._nodes[node] = (url, time.monotonic() + ttl)
+
+    async def nodes(self) -> dict[str, str]:
+        now = time.monotonic()
+        return {node: url for node, (url, until) in self._nodes.items() if until > now}
+
+    async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
+        self._reservations[token] = (room, seat, session, time.monotonic() + ttl)
+
+    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
+        held = self._reservations.pop(token, None)
+        if held is None or held[3] < time.monotonic():
+            return None
+        return held[0], held[1], held[2]

@@ -242,3 +242,27 @@ class RedisLobby(LobbyStore):
         raw = await self.redis.get(key)
         if raw:
             await self.redis.delete(key, self._key("token", json.loads(raw)["token_hash"]))
+
+    # ------------------------------------------------------------- nodes
+    async def register_node(self, node: str, url: str, ttl: float) -> None:
+        await self.redis.set(self._key("node", node), url, px=int(ttl * 1000))
+        await self.redis.sadd(self._key("nodes"), node)
+
+    async def nodes(self) -> dict[str, str]:
+        alive: dict[str, str] = {}
+        for node in sorted(await self.redis.smembers(self._key("nodes"))):
+            url = await self.redis.get(self._key("node", _text(node)))
+            if url:
+                alive[_text(node)] = _text(url)
+        return alive
+
+    async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
+        value = json.dumps([room, seat, session])
+        await self.redis.set(self._key("reservation", token), value, px=int(ttl * 1000))
+
+    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
+        raw = await self.redis.getdel(self._key("reservation", token))
+        if not raw:
+            return None
+        room, seat, session = json.loads(raw)
+        return str(room), int(seat), str(session)

@@ -175,3 +175,20 @@ async def test_finished_rooms_expire_in_redis() -> None:
         if keys:
             await store.redis.delete(*keys)
         await store.close()
+
+
+async def test_nodes_are_alive_while_they_heartbeat(lobby: LobbyStore) -> None:
+    await lobby.register_node("node-a", "ws://a.example/", 5.0)
+    await lobby.register_node("node-b", "ws://b.example/", 0.05)
+    await asyncio.sleep(0.15)
+    assert await lobby.nodes() == {"node-a": "ws://a.example/"}
+
+
+async def test_a_reservation_is_taken_once_and_expires(lobby: LobbyStore) -> None:
+    await lobby.reserve("rsv-1", "r-1", 1, "s-7", 5.0)
+    assert await lobby.take_reservation("rsv-1") == ("r-1", 1, "s-7")
+    assert await lobby.take_reservation("rsv-1") is None
+    await lobby.reserve("rsv-2", "r-1", 1, "s-7", 0.05)
+    await asyncio.sleep(0.15)
+    assert await lobby.take_reservation("rsv-2") is None
+    assert await lobby.take_reservation("rsv-unknown") is None

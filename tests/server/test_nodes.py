@@ -1,0 +1,138 @@
+"""Several nodes on one Redis: any node lists every room; joins elsewhere are redirected."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+from cardavia.server.lobby_redis import RedisLobby
+from tests.server.conftest import Client, client
+from tests.server.test_lobby import REDIS_URL
+
+
+@pytest.fixture
+async def nodes(config: ServerConfig) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    servers = []
+    for node in ("node-a", "node-b"):
+        srv = CardaviaServer(
+            dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id=node)
+        )
+        await srv.start()
+        servers.append(srv)
+    for _ in range(100):  # both heartbeats are in
+        if len(await servers[0].lobby.nodes()) == 2:
+            break
+        await asyncio.sleep(0.02)
+    yield servers[0], servers[1]
+    for srv in servers:
+        await srv.shutdown()
+    lobby = servers[0].lobby
+    assert isinstance(lobby, RedisLobby)
+    keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
+    if keys:
+        await lobby.redis.delete(*keys)
+    for srv in servers:
+        assert isinstance(srv.lobby, RedisLobby)
+        await srv.lobby.close()
+
+
+def _url(srv: CardaviaServer) -> str:
+    return f"ws://127.0.0.1:{srv.port}/"
+
+
+async def _follow(redirected: Client, redirect: m.Redirect) -> Client:
+    """What a client does with a redirect: connect to the named node, resume, join with the reservation."""
+    moved = await client(redirect.url, redirected.name)
+    await moved.hello(resume=redirected.resume)
+    await moved.send(m.JoinRoom(id=99, room=redirect.room, reservation=redirect.reservation))
+    return moved
+
+
+async def test_any_node_lists_every_nodes_rooms(nodes: tuple[CardaviaServer, CardaviaServer]) -> None:
+    a, b = nodes
+    anna = await client(_url(a))
+    await anna.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2))
+    made: m.Snapshot = await anna.expect(m.Snapshot)
+    bo = await client(_url(b), "Bo")
+    await bo.hello()
+    await bo.send(m.ListRooms(id=2, game="scopa"))
+    listed: m.Rooms = await bo.expect(m.Rooms)
+    assert [(r.room, r.node) for r in listed.rooms] == [(made.room.room, "node-a")]
+
+
+async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservation(
+    nodes: tuple[CardaviaServer, CardaviaServer],
+) -> None:
+    a, b = nodes
+    anna = await client(_url(a))
+    await anna.hello()
+    await anna.send(anna.req.create_room("briscola", humans=2, bot_level="random"))
+    made: m.Snapshot = await anna.expect(m.Snapshot)
+    bo = await client(_url(b), "Bo")
+    await bo.hello()
+    await bo.send(bo.req.join(code=made.room.code))
+    redirect: m.Redirect = await bo.expect(m.Redirect)
+    assert redirect.url == _url(a)
+    assert redirect.reservation
+    moved = await _follow(bo, redirect)
+    seated: m.Snapshot = await moved.expect(m.Snapshot)
+    assert (seated.room.room, seated.seat) == (made.room.room, 1)
+
+    again = await client(_url(a), "Bo")
+    await again.hello(resume=moved.resume)
+    await again.send(m.JoinRoom(id=5, room=redirect.room, reservation=redirect.reservation))
+    refused: m.Error = await again.expect(m.Error)
+    assert refused.code == "bad_reservation"
+
+    await anna.send(anna.req.start())
+    results = await asyncio.gather(
+        anna.play_until_over(random.Random(1)), again.play_until_over(random.Random(2))
+    )
+    assert results[0].record == results[1].record
+
+
+async def test_an_expired_reservation_is_refused(nodes: tuple[CardaviaServer, CardaviaServer]) -> None:
+    a, b = nodes
+    b.config = dataclasses.replace(b.config, reservation_seconds=0.05)
+    anna = await client(_url(a))
+    await anna.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2))
+    made: m.Snapshot = await anna.expect(m.Snapshot)
+    bo = await client(_url(b), "Bo")
+    await bo.hello()
+    await bo.send(bo.req.join(room=made.room.room))
+    redirect: m.Redirect = await bo.expect(m.Redirect)
+    await asyncio.sleep(0.2)
+    moved = await _follow(bo, redirect)
+    refused: m.Error = await moved.expect(m.Error)
+    assert refused.code == "bad_reservation"
+
+
+async def test_quick_match_pairs_players_on_different_nodes(
+    nodes: tuple[CardaviaServer, CardaviaServer],
+) -> None:
+    a, b = nodes
+    anna = await client(_url(a))
+    await anna.hello()
+    await anna.send(anna.req.quick_match("scopa"))
+    first: m.Snapshot = await anna.expect(m.Snapshot)
+    bo = await client(_url(b), "Bo")
+    await bo.hello()
+    await bo.send(bo.req.quick_match("scopa"))
+    redirect: m.Redirect = await bo.expect(m.Redirect)
+    assert redirect.room == first.room.room
+    moved = await _follow(bo, redirect)
+    results = await asyncio.gather(
+        anna.play_until_over(random.Random(3)), moved.play_until_over(random.Random(4))
+    )
+    assert results[0].record == results[1].record
