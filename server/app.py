@@ -156,7 +156,6 @@ class CardaviaServer:
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
         self.config.records_path().mkdir(parents=True, exist_ok=True)
-        self._spawn(self._heartbeat())
         self._server = await serve(
             self.handle,
             self.config.host,
@@ -167,6 +166,7 @@ class CardaviaServer:
             ping_interval=self.config.ping_interval or None,
             ping_timeout=self.config.ping_interval or None,
         )
+        self._spawn(self._heartbeat())
         return self._server
 
     @property
@@ -210,13 +210,47 @@ class CardaviaServer:
         self._stopping.set()
 
     async def _heartbeat(self) -> None:
-        """Tell the lobby this node is alive and where clients reach it."""
+        """Tell the lobby this node is alive, catch up journals, and adopt rooms of nodes that died."""
         while True:
             try:
                 await self.lobby.register_node(self.config.node_id, self.public_url, self.config.node_ttl)
-            except Exception:  # the lobby may be down for a while; games go on
-                log.warning("event=heartbeat_failed node=%s", self.config.node_id)
+                for room in list(self.rooms.values()):
+                    await room.flush()
+                await self._adopt_orphans()
+            except (OSError, ConnectionError, TimeoutError) as exc:  # the lobby may be down; games go on
+                log.warning("event=lobby_unreachable node=%s error=%s", self.config.node_id, exc)
             await asyncio.sleep(self.config.heartbeat_seconds)
+
+    async def _adopt_orphans(self) -> None:
+        """Rebuild here the rooms of nodes whose heartbeat stopped; a lease makes one node win each."""
+        alive = await self.lobby.nodes()
+        for node in await self.lobby.known_nodes():
+            if node in alive or node == self.config.node_id:
+                continue
+            for room_id in await self.lobby.rooms_of(node):
+                if room_id in self.rooms or not await self.lobby.take_lease(
+                    room_id, self.config.node_id, 30.0
+                ):
+                    continue
+                await self._adopt(room_id, node)
+
+    async def _adopt(self, room_id: str, dead: str) -> None:
+        entry = await self.lobby.get_room(room_id)
+        journal = await self.lobby.load_match(room_id)
+        if entry is None or journal is None:  # never started: nothing to play on
+            if entry is not None:
+                await self.lobby.delete_room(room_id)
+            return
+        started = time.perf_counter()
+        entry.node = self.config.node_id
+        room = self._make_room(entry)
+        room.restore(*journal)
+        self.rooms[room_id] = room
+        await self.lobby.move_room(room_id, self.config.node_id)
+        log.info(
+            "event=room_adopted room=%s from=%s actions=%s seconds=%.3f",
+            room_id, dead, len(journal[1]), time.perf_counter() - started,
+        )  # fmt: skip
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
@@ -406,6 +440,17 @@ class CardaviaServer:
         ):
             conn.room, conn.seat = room, session.seat
             room.sit(session.seat, conn, msg.name)
+        elif room is None and session.room:
+            await self._send_home(conn, msg.id, session.room)
+
+    async def _send_home(self, conn: Connection, rid: int, room_id: str) -> None:
+        """A resumed player whose room runs on another node is redirected there."""
+        entry = await self.lobby.get_room(room_id)
+        if entry is None or entry.node == self.config.node_id:
+            return
+        url = (await self.lobby.nodes()).get(entry.node)
+        if url is not None:
+            conn.send(m.Redirect(id=rid, url=url, room=room_id))
 
     def _on_get_catalogue(self, conn: Connection, msg: m.GetCatalogue) -> None:
         games = [
@@ -460,18 +505,22 @@ class CardaviaServer:
             turn_seconds=self._turn_seconds(turn_seconds, public),
             fill_after=fill_after,
         )
-        room = Room(
+        room = self._make_room(entry)
+        await self.lobby.create_room(entry)
+        self.rooms[entry.room] = room
+        conn.rooms_created += 1
+        return room
+
+    def _make_room(self, entry: RoomEntry) -> Room:
+        return Room(
             entry,
             runner=self.runner,
             make_bot=make_bot,
             bot_delay=self.config.bot_delay,
             grace_seconds=self.config.grace_seconds,
             on_finish=self._record,
+            journal=self.lobby,
         )
-        await self.lobby.create_room(entry)
-        self.rooms[entry.room] = room
-        conn.rooms_created += 1
-        return room
 
     def _turn_seconds(self, asked: float | None, public: bool) -> float | None:
         """The creator's timer; else the server default for public rooms; private rooms: off."""
@@ -620,7 +669,7 @@ class CardaviaServer:
 
     async def _start(self, room: Room) -> None:
         await self.lobby.set_state(room.id, "playing")
-        room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+        await room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
 
     async def _on_start(self, conn: Connection, msg: m.Start) -> None:
         room = self._my_room(conn)
@@ -630,9 +679,9 @@ class CardaviaServer:
             raise ProtocolError("room_started", "the game has already started")
         await self._start(room)
 
-    def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
+    async def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
         room = self._my_room(conn)
-        room.rematch(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+        await room.rematch(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
 
     def _my_room(self, conn: Connection) -> Room:
         if conn.room is None:
@@ -662,11 +711,11 @@ class CardaviaServer:
         self.rooms.pop(room.id, None)
         self._spawn(self.lobby.delete_room(room.id))
 
-    def _on_act(self, conn: Connection, msg: m.Act) -> None:
+    async def _on_act(self, conn: Connection, msg: m.Act) -> None:
         room = self._my_room(conn)
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
-        room.act(conn.seat, dict(msg.action))
+        await room.act(conn.seat, dict(msg.action))
         self.metrics.actions.labels(room.entry.game).inc()
 
     def _on_resync(self, conn: Connection, msg: m.Resync) -> None:

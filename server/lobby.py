@@ -128,6 +128,34 @@ class LobbyStore(ABC):
     async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
         """(room, seat, session) of a reservation, which is gone once taken (or expired)."""
 
+    # ------------------------------------------------- matches that outlive their node
+    @abstractmethod
+    async def save_match(self, room: str, header: dict[str, Any]) -> None:
+        """Start a room's journal: what a new match needs (seed, options, seats); clears old actions."""
+
+    @abstractmethod
+    async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None:
+        """Journal the ``index``-th accepted action (0-based); a repeat of a known index is ignored."""
+
+    @abstractmethod
+    async def load_match(self, room: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None: ...
+
+    @abstractmethod
+    async def rooms_of(self, node: str) -> list[str]:
+        """Rooms a node runs (those it created or adopted and has not closed)."""
+
+    @abstractmethod
+    async def known_nodes(self) -> list[str]:
+        """Every node that ever registered and still has rooms or a heartbeat."""
+
+    @abstractmethod
+    async def take_lease(self, room: str, node: str, ttl: float) -> bool:
+        """Exclusive right to adopt ``room`` for ``ttl`` seconds: exactly one caller wins."""
+
+    @abstractmethod
+    async def move_room(self, room: str, node: str) -> None:
+        """``room`` now runs on ``node``."""
+
 
 class MemoryLobby(LobbyStore):
     """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
@@ -138,6 +166,9 @@ class MemoryLobby(LobbyStore):
         self._sessions: dict[str, SessionEntry] = {}
         self._tokens: dict[str, str] = {}
         self._nodes: dict[str, tuple[str, float]] = {}
+        self._matches: dict[str, dict[str, Any]] = {}
+        self._actions: dict[str, list[dict[str, Any]]] = {}
+        self._leases: dict[str, tuple[str, float]] = {}
         self._reservations: dict[str, tuple[str, int, str, float]] = {}
 
     async def create_room(self, entry: RoomEntry) -> None:
@@ -227,3 +258,34 @@ class MemoryLobby(LobbyStore):
         if held is None or held[3] < time.monotonic():
             return None
         return held[0], held[1], held[2]
+
+    async def save_match(self, room: str, header: dict[str, Any]) -> None:
+        self._matches[room] = dict(header)
+        self._actions[room] = []
+
+    async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None:
+        log = self._actions.setdefault(room, [])
+        if index == len(log):
+            log.append(dict(action))
+
+    async def load_match(self, room: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        header = self._matches.get(room)
+        return (dict(header), [dict(a) for a in self._actions.get(room, [])]) if header else None
+
+    async def rooms_of(self, node: str) -> list[str]:
+        return [r.room for r in self._rooms.values() if r.node == node and r.state != "closed"]
+
+    async def known_nodes(self) -> list[str]:
+        return sorted({*self._nodes, *(r.node for r in self._rooms.values())})
+
+    async def take_lease(self, room: str, node: str, ttl: float) -> bool:
+        now = time.monotonic()
+        holder = self._leases.get(room)
+        if holder is not None and holder[1] > now and holder[0] != node:
+            return False
+        self._leases[room] = (node, now + ttl)
+        return True
+
+    async def move_room(self, room: str, node: str) -> None:
+        if room in self._rooms:
+            self._rooms[room].node = node

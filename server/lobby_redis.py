@@ -79,6 +79,12 @@ end
 return nil
 """
 
+# KEYS[1] action list; ARGV index, JSON action. Appends only the next index, so a retried write is harmless.
+_APPEND: Final = """
+if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) then redis.call('RPUSH', KEYS[1], ARGV[2]) end
+return redis.call('LLEN', KEYS[1])
+"""
+
 # KEYS[1] room document, KEYS[2] open set; ARGV field, JSON value, seconds to expire (0: keep).
 _UPDATE: Final = """
 local raw = redis.call('GET', KEYS[1])
@@ -127,6 +133,7 @@ class RedisLobby(LobbyStore):
         self._claim = self.redis.register_script(_CLAIM)
         self._quick = self.redis.register_script(_QUICK)
         self._update = self.redis.register_script(_UPDATE)
+        self._append = self.redis.register_script(_APPEND)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -144,6 +151,7 @@ class RedisLobby(LobbyStore):
         ):
             await self.redis.delete(code_key)
             raise ValueError("room id already taken")
+        await self.redis.sadd(self._key("node_rooms", entry.node), entry.room)
         if entry.public and entry.state == "waiting" and entry.human_seats_free():
             order = await self.redis.incr(self._key("seq"))
             await self.redis.zadd(self._key("open", entry.game), {entry.room: order})
@@ -216,8 +224,14 @@ class RedisLobby(LobbyStore):
         entry = await self.get_room(room)
         if entry is None:
             return
-        await self.redis.delete(self._key("room", room), self._key("code", entry.code))
+        await self.redis.delete(
+            self._key("room", room),
+            self._key("code", entry.code),
+            self._key("match", room),
+            self._key("actions", room),
+        )
         await self.redis.zrem(self._key("open", entry.game), room)
+        await self.redis.srem(self._key("node_rooms", entry.node), room)
 
     # ------------------------------------------------------------- sessions
     async def save_session(self, entry: SessionEntry) -> None:
@@ -266,3 +280,40 @@ class RedisLobby(LobbyStore):
             return None
         room, seat, session = json.loads(raw)
         return str(room), int(seat), str(session)
+
+    # ------------------------------------------------------------ journals
+    async def save_match(self, room: str, header: dict[str, Any]) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._key("match", room), json.dumps(header))
+            pipe.delete(self._key("actions", room))
+            await pipe.execute()
+
+    async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None:
+        await self._append(keys=[self._key("actions", room)], args=[index, json.dumps(action)])
+
+    async def load_match(self, room: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        header = await self.redis.get(self._key("match", room))
+        if not header:
+            return None
+        actions = await self.redis.lrange(self._key("actions", room), 0, -1)
+        return json.loads(header), [json.loads(a) for a in actions]
+
+    async def rooms_of(self, node: str) -> list[str]:
+        return sorted(_text(r) for r in await self.redis.smembers(self._key("node_rooms", node)))
+
+    async def known_nodes(self) -> list[str]:
+        return sorted(_text(n) for n in await self.redis.smembers(self._key("nodes")))
+
+    async def take_lease(self, room: str, node: str, ttl: float) -> bool:
+        key = self._key("lease", room)
+        if await self.redis.set(key, node, nx=True, px=int(ttl * 1000)):
+            return True
+        return _text(await self.redis.get(key) or "") == node
+
+    async def move_room(self, room: str, node: str) -> None:
+        entry = await self.get_room(room)
+        if entry is None:
+            return
+        await self.redis.smove(self._key("node_rooms", entry.node), self._key("node_rooms", node), room)
+        entry.node = node
+        await self.redis.set(self._key("room", room), json.dumps(dataclasses.asdict(entry)), keepttl=True)

@@ -64,6 +64,14 @@ class SeatSlot:
         return self.kind == "bot" or (self.kind == "human" and self.bot is not None and self.conn is None)
 
 
+class Journal(Protocol):
+    """Where a room writes its match so another node can rebuild it (the lobby store)."""
+
+    async def save_match(self, room: str, header: dict[str, Any]) -> None: ...
+
+    async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None: ...
+
+
 BotFactory = Callable[[str, str, str], Bot]
 """(game id, level, seed) → a bot."""
 
@@ -79,6 +87,7 @@ class Room:
         grace_seconds: float,
         on_finish: Callable[[Room, dict[str, Any]], str],
         on_change: Callable[[Room], None] | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.entry = entry
         self.game = get_game(entry.game)
@@ -86,6 +95,8 @@ class Room:
         self.spectators: dict[Sink, Recipient] = {}
         self.state: State[Any] | None = None
         self.version = 0
+        self.accepted = 0
+        """Actions accepted in the current match: the journal's length."""
         self.matches = 0
         self.auto_moves: set[tuple[int, int]] = set()
         self._runner = runner
@@ -95,6 +106,9 @@ class Room:
         self._on_finish = on_finish
         self._on_change = on_change
         self._tasks: set[asyncio.Task[None]] = set()
+        self._journal = journal
+        self._backlog: list[tuple[int, dict[str, Any]]] = []
+        self._lock = asyncio.Lock()
         self._deadline: float | None = None
         self.last_result: m.MatchResult | None = None
 
@@ -198,8 +212,8 @@ class Room:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
 
     # ------------------------------------------------------------- playing
-    def start(self, seed: str) -> None:
-        """Fill empty seats with bots and deal."""
+    async def start(self, seed: str) -> None:
+        """Fill empty seats with bots, journal the match and deal."""
         for index, slot in enumerate(self.seats):
             if slot.kind == "open":
                 level = self.entry.bot_level
@@ -207,7 +221,10 @@ class Room:
                 slot.name = f"Bot {index + 1} ({level})"
                 slot.bot = self._make_bot(self.entry.game, level, f"{seed}/{index}")
         self.entry.extra["seed"] = seed
+        if self._journal is not None:
+            await self._journal.save_match(self.id, self._header(seed))
         self.state = self.game.new(self.entry.options, seed)
+        self.accepted = 0
         self.entry.state = "playing"
         self.version += 1
         self.auto_moves.clear()
@@ -218,17 +235,30 @@ class Room:
         self._changed()
         self._turn_started()
 
-    def act(self, seat: int, data: dict[str, Any]) -> None:
+    def _header(self, seed: str) -> dict[str, Any]:
+        seats = [{"kind": s.kind, "name": s.name, "session": s.session, "bot": s.bot_id} for s in self.seats]
+        return {"seed": seed, "options": self.entry.options, "seats": seats, "matches": self.matches}
+
+    async def act(self, seat: int, data: dict[str, Any]) -> None:
         """A person's action; raises a client error and changes nothing when it is refused."""
         if self.state is None:
             raise ProtocolError("not_in_room", "the game has not started")
         action = self.game.action_from_data(data)
-        self._apply(seat, action, auto=False)
+        async with self._lock:
+            await self._apply(seat, action, auto=False)
 
-    def _apply(self, seat: int, action: Any, *, auto: bool) -> None:
+    async def _apply(self, seat: int, action: Any, *, auto: bool) -> None:
+        """Check, journal, then publish: no delta leaves before its action is journaled."""
         assert self.state is not None
-        self.state, events = self.state.apply(action, seat=seat)
+        state, events = self.state.apply(action, seat=seat)
+        index = self.accepted
+        entry: dict[str, Any] = {"seat": seat, **action.to_data()}
+        if auto:
+            entry["auto"] = True
+        await self._journal_action(index, entry)
+        self.state = state
         self.version += 1
+        self.accepted += 1
         if auto:
             self.auto_moves.add((len(self.state.log) - 1, len(self.state.log[-1].actions) - 1))
         self._broadcast(events)
@@ -290,6 +320,11 @@ class Room:
             return
         slot = self.seats[seat]
         bot = slot.bot or self._make_bot(self.entry.game, "basic", f"{self.id}/{seat}/timer")
+        async with self._lock:
+            await self._bot_decides(seat, version, slot, bot, auto=auto)
+
+    async def _bot_decides(self, seat: int, version: int, slot: SeatSlot, bot: Bot, *, auto: bool) -> None:
+        assert self.state is not None
         legal = self.state.legal_actions(seat)
         if not legal:
             return
@@ -301,7 +336,7 @@ class Room:
                 slot.conn.send(self._your_turn(seat))
             return
         try:
-            self._apply(seat, action, auto=auto or slot.kind == "human")
+            await self._apply(seat, action, auto=auto or slot.kind == "human")
         except CardaviaError:  # pragma: no cover - a bot returned an illegal move
             log.exception("event=bot_illegal_action room=%s seat=%s", self.id, seat)
 
@@ -337,12 +372,76 @@ class Room:
             conn.send(message)
         self._changed()
 
-    def rematch(self, seed: str) -> None:
+    async def rematch(self, seed: str) -> None:
         if not self.finished:
             raise IllegalAction("not_allowed_now", "a rematch can start only after the match")
         for slot in self.seats:
             slot.recipient = Recipient()
-        self.start(seed)
+        await self.start(seed)
+
+    # ------------------------------------------------------------ journal
+    async def _journal_action(self, index: int, entry: dict[str, Any]) -> None:
+        """Write the action (and any backlog from a lobby outage) before it is published.
+
+        While the lobby is unreachable the game goes on from memory: the
+        actions wait in a backlog that the next write (or ``flush``) catches up.
+        """
+        if self._journal is None:
+            return
+        self._backlog.append((index, entry))
+        await self.flush()
+
+    async def flush(self) -> bool:
+        """Catch the journal up; False while the lobby cannot be reached."""
+        if self._journal is None:
+            return True
+        try:
+            while self._backlog:
+                index, entry = self._backlog[0]
+                await self._journal.append_action(self.id, index, entry)
+                self._backlog.pop(0)
+        except (OSError, ConnectionError, TimeoutError) as exc:
+            log.warning("event=journal_behind room=%s pending=%s error=%s", self.id, len(self._backlog), exc)
+            return False
+        return True
+
+    def restore(self, header: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+        """Rebuild a match from its journal (a room adopted from a node that died).
+
+        People are not connected yet: each human seat starts its grace period,
+        after which a stand-in bot plays it until its player comes back.
+        """
+        for slot, seat in zip(self.seats, header["seats"], strict=True):
+            slot.kind, slot.name, slot.session, slot.bot_id = (
+                seat["kind"],
+                seat["name"],
+                seat["session"],
+                seat["bot"],
+            )
+            if slot.kind == "bot":
+                slot.bot = self._make_bot(
+                    self.entry.game, slot.bot_id or "basic", f"{header['seed']}/restored"
+                )
+        self.matches = int(header.get("matches", 0))
+        self.entry.extra["seed"] = header["seed"]
+        state = self.game.new(header["options"], header["seed"])
+        for number, data in enumerate(actions):
+            action = self.game.action_from_data({k: v for k, v in data.items() if k not in ("seat", "auto")})
+            state, _ = state.apply(action, seat=data["seat"])
+            if data.get("auto"):
+                self.auto_moves.add((len(state.log) - 1, len(state.log[-1].actions) - 1))
+            self.version = number + 1
+        self.accepted = len(actions)
+        self.state = state
+        self.entry.state = "finished" if state.is_over else "playing"
+        now = time.monotonic()
+        for index, slot in enumerate(self.seats):
+            slot.recipient.snapshot(state.view(index))
+            if slot.kind == "human":
+                slot.dropped_at = now
+                self._spawn(self._grace_expiry(index, now))
+        if not state.is_over:
+            self._turn_started()
 
     # ------------------------------------------------------------ plumbing
     def snapshot_for(self, seat: int | None, conn: Sink) -> None:
