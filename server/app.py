@@ -36,7 +36,14 @@ from cardavia.protocol.codec import decode_client, encode, request_id, unpack_fr
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
-from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.lobby import (
+    LobbyStore,
+    LobbyUnavailable,
+    MemoryLobby,
+    RoomEntry,
+    SeatEntry,
+    SessionEntry,
+)
 from cardavia.server.metrics import Metrics
 from cardavia.server.room import Room
 
@@ -210,16 +217,45 @@ class CardaviaServer:
         self._stopping.set()
 
     async def _heartbeat(self) -> None:
-        """Tell the lobby this node is alive, catch up journals, and adopt rooms of nodes that died."""
+        """Tell the lobby this node is alive, catch up journals, and adopt rooms of nodes that died.
+
+        While the lobby is unreachable the node retries with a growing pause; when
+        it answers again, the node writes back its rooms, players and journals, in
+        case the store came back empty.
+        """
+        failures = 0
         while True:
             try:
                 await self.lobby.register_node(self.config.node_id, self.public_url, self.config.node_ttl)
+                if failures:
+                    await self._reregister()
+                    log.info("event=lobby_back node=%s after_failures=%s", self.config.node_id, failures)
+                failures = 0
                 for room in list(self.rooms.values()):
                     await room.flush()
                 await self._adopt_orphans()
-            except (OSError, ConnectionError, TimeoutError) as exc:  # the lobby may be down; games go on
-                log.warning("event=lobby_unreachable node=%s error=%s", self.config.node_id, exc)
-            await asyncio.sleep(self.config.heartbeat_seconds)
+            except LobbyUnavailable as exc:  # games go on in memory
+                failures += 1
+                log.warning(
+                    "event=lobby_unreachable node=%s failures=%s error=%s", self.config.node_id, failures, exc
+                )
+            pause = self.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
+            await asyncio.sleep(pause)
+
+    async def _reregister(self) -> None:
+        """Write this node's rooms, their journals and its players' sessions back into the lobby."""
+        for room in list(self.rooms.values()):
+            if await self.lobby.get_room(room.id) is None:
+                await self.lobby.create_room(room.entry.copy())
+                if room.entry.state != "waiting":
+                    await self.lobby.set_state(room.id, room.entry.state)
+            await room.rejournal()
+        for conn in list(self.connections):
+            if conn.session:
+                seat_room = conn.room.id if conn.room is not None else None
+                await self.lobby.save_session(
+                    SessionEntry(conn.session, conn.name, conn.token_hash, seat_room, conn.seat)
+                )
 
     async def _adopt_orphans(self) -> None:
         """Rebuild here the rooms of nodes whose heartbeat stopped; a lease makes one node win each."""

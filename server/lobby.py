@@ -15,7 +15,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cardavia.games.errors import ServerError
 from cardavia.protocol.errors import ProtocolError
+
+
+class LobbyUnavailable(ServerError):
+    """The lobby store cannot be reached; games in progress go on, lobby requests wait."""
+
+    code = "lobby_unavailable"
+
 
 SeatKind = Literal["open", "human", "bot"]
 RoomState = Literal["waiting", "playing", "finished", "closed"]

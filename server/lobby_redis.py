@@ -18,14 +18,39 @@ several deployments can share one Redis.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import json
-from typing import Any, Final, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, ParamSpec, TypeVar, cast
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardavia.games.registry import GAMES
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.lobby import LobbyStore, RoomEntry, RoomState, SeatEntry, SessionEntry
+from cardavia.server.lobby import LobbyStore, LobbyUnavailable, RoomEntry, RoomState, SeatEntry, SessionEntry
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Turn Redis connection failures into ``LobbyUnavailable``, the server's one word for an outage."""
+
+    @functools.wraps(method)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (RedisError, OSError) as exc:
+            raise LobbyUnavailable(f"the lobby store cannot be reached ({type(exc).__name__})") from exc
+
+    return call
+
 
 # KEYS[1] room document, KEYS[2] open set of its game; ARGV session, name. Returns seat or an error word.
 _CLAIM: Final = """
@@ -127,7 +152,15 @@ def _room_from(raw: str | bytes) -> RoomEntry:
 
 class RedisLobby(LobbyStore):
     def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            # a connection left stale by a Redis restart is retried on a fresh one
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
         self.prefix = prefix
         self.finished_ttl = finished_ttl
         self._claim = self.redis.register_script(_CLAIM)
@@ -317,3 +350,8 @@ class RedisLobby(LobbyStore):
         await self.redis.smove(self._key("node_rooms", entry.node), self._key("node_rooms", node), room)
         entry.node = node
         await self.redis.set(self._key("room", room), json.dumps(dataclasses.asdict(entry)), keepttl=True)
+
+
+for _name, _method in list(vars(RedisLobby).items()):
+    if inspect.iscoroutinefunction(_method) and not _name.startswith("_") and _name != "close":
+        setattr(RedisLobby, _name, _guarded(_method))

@@ -36,7 +36,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.delta import Recipient
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
-from cardavia.server.lobby import RoomEntry
+from cardavia.server.lobby import LobbyUnavailable, RoomEntry
 
 log = logging.getLogger("cardavia.room")
 
@@ -108,6 +108,8 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self._journal = journal
         self._backlog: list[tuple[int, dict[str, Any]]] = []
+        self._entries: list[dict[str, Any]] = []
+        """This match's accepted actions, as journaled."""
         self._lock = asyncio.Lock()
         self._deadline: float | None = None
         self.last_result: m.MatchResult | None = None
@@ -225,6 +227,7 @@ class Room:
             await self._journal.save_match(self.id, self._header(seed))
         self.state = self.game.new(self.entry.options, seed)
         self.accepted = 0
+        self._entries, self._backlog = [], []
         self.entry.state = "playing"
         self.version += 1
         self.auto_moves.clear()
@@ -386,6 +389,7 @@ class Room:
         While the lobby is unreachable the game goes on from memory: the
         actions wait in a backlog that the next write (or ``flush``) catches up.
         """
+        self._entries.append(entry)
         if self._journal is None:
             return
         self._backlog.append((index, entry))
@@ -400,10 +404,18 @@ class Room:
                 index, entry = self._backlog[0]
                 await self._journal.append_action(self.id, index, entry)
                 self._backlog.pop(0)
-        except (OSError, ConnectionError, TimeoutError) as exc:
+        except LobbyUnavailable as exc:
             log.warning("event=journal_behind room=%s pending=%s error=%s", self.id, len(self._backlog), exc)
             return False
         return True
+
+    async def rejournal(self) -> None:
+        """Write the whole match again (the lobby came back having lost it)."""
+        if self._journal is None or self.state is None:
+            return
+        await self._journal.save_match(self.id, self._header(str(self.entry.extra.get("seed", ""))))
+        self._backlog = list(enumerate(self._entries))
+        await self.flush()
 
     def restore(self, header: dict[str, Any], actions: list[dict[str, Any]]) -> None:
         """Rebuild a match from its journal (a room adopted from a node that died).
@@ -432,6 +444,7 @@ class Room:
                 self.auto_moves.add((len(state.log) - 1, len(state.log[-1].actions) - 1))
             self.version = number + 1
         self.accepted = len(actions)
+        self._entries = [dict(a) for a in actions]
         self.state = state
         self.entry.state = "finished" if state.is_over else "playing"
         now = time.monotonic()
