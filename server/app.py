@@ -475,7 +475,7 @@ class CardaviaServer:
             and room.seats[session.seat].session == session.session
         ):
             conn.room, conn.seat = room, session.seat
-            room.sit(session.seat, conn, msg.name)
+            room.sit(session.seat, conn, msg.name, last_seq=msg.last_seq)
         elif room is None and session.room:
             await self._send_home(conn, msg.id, session.room)
 

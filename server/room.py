@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,6 +58,8 @@ class SeatSlot:
     bot_id: str | None = None
     dropped_at: float | None = None
     recipient: Recipient = field(default_factory=Recipient)
+    recent: deque[m.Delta] = field(default_factory=lambda: deque(maxlen=RECENT_DELTAS))
+    """The last deltas of this seat, so a player who comes back soon gets only what it missed."""
 
     @property
     def played_by_bot(self) -> bool:
@@ -73,6 +76,7 @@ class Journal(Protocol):
 
 
 BotFactory = Callable[[str, str, str], Bot]
+RECENT_DELTAS = 64
 """(game id, level, seed) → a bot."""
 
 
@@ -141,8 +145,12 @@ class Room:
     def seat_of(self, session: str) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.session == session), None)
 
-    def sit(self, seat: int, conn: Sink, name: str) -> None:
-        """Put a person in a seat (new or reclaimed) and send them the room."""
+    def sit(self, seat: int, conn: Sink, name: str, last_seq: int | None = None) -> None:
+        """Put a person in a seat (new or reclaimed) and send them the room.
+
+        A player who comes back knowing ``last_seq`` gets just the deltas it
+        missed when they are still in the seat's short buffer, else a snapshot.
+        """
         slot = self.seats[seat]
         old = slot.conn
         slot.kind, slot.name, slot.session, slot.conn, slot.dropped_at = (
@@ -154,12 +162,29 @@ class Room:
         )
         if old is not None and old is not conn:
             old.send(m.Left(reason="replaced by a newer connection"))
-        self._snapshot(seat)
+        missed = self._missed(slot, last_seq)
+        if missed is None:
+            self._snapshot(seat)
+        else:
+            for delta in missed:
+                conn.send(delta)
         self._changed()
         if self.finished and self.last_result is not None:
             conn.send(self.last_result)  # came back after the end: tell how it ended
         elif self.state is not None and self.state.to_move == seat:
             self._turn_started()
+
+    @staticmethod
+    def _missed(slot: SeatSlot, last_seq: int | None) -> list[m.Delta] | None:
+        """The deltas after ``last_seq`` if the buffer holds all of them, else None."""
+        if last_seq is None or last_seq > slot.recipient.seq:
+            return None
+        if last_seq == slot.recipient.seq:
+            return []
+        missed = [d for d in slot.recent if d.seq > last_seq]
+        if not missed or missed[0].seq != last_seq + 1 or missed[-1].seq != slot.recipient.seq:
+            return None
+        return missed
 
     def watch(self, conn: Sink) -> None:
         self.spectators[conn] = Recipient()
@@ -274,8 +299,11 @@ class Room:
         assert self.state is not None
         for index, slot in enumerate(self.seats):
             update = slot.recipient.update(self.state.view(index))
-            if update and slot.conn is not None:
-                slot.conn.send(m.Delta(seq=update[0], ops=update[1], events=events))
+            if update:
+                delta = m.Delta(seq=update[0], ops=update[1], events=events)
+                slot.recent.append(delta)
+                if slot.conn is not None:
+                    slot.conn.send(delta)
         public = self.state.view(None) if self.spectators else None
         for conn, recipient in self.spectators.items():
             update = recipient.update(public)
@@ -467,6 +495,7 @@ class Room:
         view: dict[str, Any] = self.state.view(seat) if self.state is not None else {}
         if seat is not None:
             recipient = self.seats[seat].recipient
+            self.seats[seat].recent.clear()  # a snapshot starts a new chain
             conn = conn or self.seats[seat].conn
         else:
             assert conn is not None

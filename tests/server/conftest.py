@@ -77,8 +77,9 @@ class Client:
             if isinstance(message, m.Error) and kind is not m.Error:
                 raise AssertionError(f"unexpected error {message}")
 
-    async def hello(self, resume: str | None = None) -> m.Welcome:
-        await self.send(self.req.hello(self.name, resume=resume))
+    async def hello(self, resume: str | None = None, last_seq: int | None = None) -> m.Welcome:
+        hello = self.req.hello(self.name, resume=resume).model_copy(update={"last_seq": last_seq})
+        await self.send(hello)
         welcome: m.Welcome = await self.expect(m.Welcome)
         return welcome
 

@@ -186,3 +186,26 @@ def _engine_views(record: dict[str, object], seat: int | None) -> set[str]:
             state, _ = state.apply(action, seat=data["seat"])
             views.add(json.dumps(state.view(seat), sort_keys=True))
     return views
+
+
+async def test_coming_back_soon_replays_only_the_missed_deltas(url: str) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    turn: m.YourTurn = await anna.expect(m.YourTurn)
+    await anna.send(anna.req.act(turn.legal[0]))
+    await anna.expect(m.Delta)  # our own move; the bot's answer comes while we are away
+    await anna.ws.close()
+    await asyncio.sleep(0.2)
+    back = await client(url)
+    back.store = anna.store  # the client keeps its view across the reconnection
+    await back.hello(resume=anna.resume, last_seq=anna.store.seq)
+    first = await back.recv()
+    assert isinstance(first, m.Delta), "a short absence is bridged by the missed deltas, not a snapshot"
+    await back.expect(m.YourTurn)
+    assert back.store.view is not None
+    assert back.store.view["to_move"] == 0
+
+    stale = await client(url)
+    await stale.hello(resume=back.resume, last_seq=0)  # far behind: a snapshot
+    assert isinstance(await stale.recv(), m.Snapshot)
