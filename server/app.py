@@ -159,6 +159,7 @@ class CardaviaServer:
         self._server: Server | None = None
         self._stopping = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
+        self._port = config.port
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
@@ -173,15 +174,14 @@ class CardaviaServer:
             ping_interval=self.config.ping_interval or None,
             ping_timeout=self.config.ping_interval or None,
         )
+        self._port = int(next(iter(self._server.sockets)).getsockname()[1])
         self._spawn(self._heartbeat())
         return self._server
 
     @property
     def port(self) -> int:
-        assert self._server is not None
-        sock = next(iter(self._server.sockets))
-        port: int = sock.getsockname()[1]
-        return port
+        """The port this node listens on (the real one when configured as 0)."""
+        return self._port
 
     @property
     def public_url(self) -> str:
@@ -203,6 +203,8 @@ class CardaviaServer:
         server = server or self._server
         if server is None:
             return
+        for task in list(self._background):  # no heartbeat or adoption while going down
+            task.cancel()
         server.close(close_connections=False)
         for conn in list(self.connections):
             conn.close(CLOSE_RESTART, "server restarting")

@@ -77,6 +77,8 @@ class Journal(Protocol):
 
 BotFactory = Callable[[str, str, str], Bot]
 RECENT_DELTAS = 64
+JOURNAL_RETRY_SECONDS = 2.0
+"""After a failed journal write, moves stop waiting on the lobby for this long (the heartbeat retries)."""
 """(game id, level, seed) → a bot."""
 
 
@@ -113,6 +115,7 @@ class Room:
         self._journal = journal
         self._backlog: list[tuple[int, dict[str, Any]]] = []
         self._entries: list[dict[str, Any]] = []
+        self._journal_retry_at = 0.0
         """This match's accepted actions, as journaled."""
         self._lock = asyncio.Lock()
         self._deadline: float | None = None
@@ -421,7 +424,8 @@ class Room:
         if self._journal is None:
             return
         self._backlog.append((index, entry))
-        await self.flush()
+        if time.monotonic() >= self._journal_retry_at:  # during an outage the heartbeat catches up
+            await self.flush()
 
     async def flush(self) -> bool:
         """Catch the journal up; False while the lobby cannot be reached."""
@@ -434,7 +438,9 @@ class Room:
                 self._backlog.pop(0)
         except LobbyUnavailable as exc:
             log.warning("event=journal_behind room=%s pending=%s error=%s", self.id, len(self._backlog), exc)
+            self._journal_retry_at = time.monotonic() + JOURNAL_RETRY_SECONDS
             return False
+        self._journal_retry_at = 0.0
         return True
 
     async def rejournal(self) -> None:

@@ -213,7 +213,11 @@ async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerCon
             anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2))
         )
         assert results[0].record == results[1].record
-        stored = await srv.lobby.get_room(first.room.room)
+        for _ in range(100):  # the lobby learns of the end in the background
+            stored = await srv.lobby.get_room(first.room.room)
+            if stored is not None and stored.state == "finished":
+                break
+            await asyncio.sleep(0.02)
         assert stored is not None
         assert stored.state == "finished"
     finally:

@@ -201,7 +201,7 @@ async def test_coming_back_soon_replays_only_the_missed_deltas(url: str) -> None
     back.store = anna.store  # the client keeps its view across the reconnection
     await back.hello(resume=anna.resume, last_seq=anna.store.seq)
     first = await back.recv()
-    assert isinstance(first, m.Delta), "a short absence is bridged by the missed deltas, not a snapshot"
+    assert isinstance(first, m.Delta), f"a short absence is bridged by the missed deltas, not {first}"
     await back.expect(m.YourTurn)
     assert back.store.view is not None
     assert back.store.view["to_move"] == 0
