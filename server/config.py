@@ -40,7 +40,7 @@ class ServerConfig:
     """Worker processes for search bots; 0 runs them in a thread (tests)."""
     heartbeat_seconds: float = 1.0
     """How often a node tells the lobby it is alive; it counts as gone after ``node_ttl``."""
-    node_ttl: float = 5.0
+    node_ttl: float = 3.0
     reservation_seconds: float = 30.0
     """How long a seat is held for a client redirected to the node that runs the room."""
     default_turn_seconds: float = 0.0

@@ -194,12 +194,13 @@ class MemoryLobby(LobbyStore):
         return await self.get_room(room) if room else None
 
     async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
-        found = [
-            e.copy()
-            for e in self._rooms.values()
-            if e.public and e.state == "waiting" and e.human_seats_free() and game in (None, e.game)
-        ]
-        return found[:limit]
+        found: list[RoomEntry] = []
+        for e in self._rooms.values():
+            if e.public and e.state == "waiting" and game in (None, e.game) and e.human_seats_free():
+                found.append(e.copy())
+                if len(found) == limit:
+                    break
+        return found
 
     async def claim_seat(self, room: str, session: str, name: str) -> int:
         entry = self._rooms.get(room)

@@ -1,0 +1,158 @@
+"""Lobby costs: operations per second on both backends, the cost of journaling each
+action in Redis, and how long a dead node's rooms take to be playable elsewhere.
+
+    python -m bench.lobby [--ops 2000] [--rooms 100]
+
+Needs a Redis on 127.0.0.1:6379 (scripts/ensure-redis starts one); keys get a
+prefix of their own and are removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry
+from cardavia.server.lobby_redis import RedisLobby
+
+REDIS = os.environ.get("CARDAVIA_BENCH_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def entry(number: int) -> RoomEntry:
+    return RoomEntry(
+        room=f"r-{number:08d}", code=f"C{number:07d}", game="scopa", deck="bolognese", options={"target": 11},
+        public=True, seats=[SeatEntry(), SeatEntry()], humans=2, bot_level="basic", node="bench",
+    )  # fmt: skip
+
+
+async def ops_per_second(lobby: LobbyStore, count: int) -> dict[str, float]:
+    rates: dict[str, float] = {}
+    started = time.perf_counter()
+    for number in range(count):
+        await lobby.create_room(entry(number))
+    rates["create"] = count / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for _ in range(count // 10):
+        await lobby.list_open("scopa", 20)
+    rates["list (20 rooms)"] = (count // 10) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for number in range(count):
+        await lobby.claim_seat(f"r-{number:08d}", f"s-{number}", "bench")
+    rates["join (claim a seat)"] = count / (time.perf_counter() - started)
+    return rates
+
+
+async def journal_latency(lobby: LobbyStore, count: int) -> list[float]:
+    await lobby.save_match("r-journal", {"seed": "x", "options": {}, "seats": [], "matches": 0})
+    samples = []
+    for index in range(count):
+        started = time.perf_counter()
+        await lobby.append_action("r-journal", index, {"seat": index % 2, "play": "7D", "capture": []})
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def failover(rooms: int, prefix: str) -> float:
+    """Start two nodes, put ``rooms`` games on node A, kill -9 it, time until B runs them all."""
+    from websockets.asyncio.client import connect
+
+    from cardavia.protocol import messages as m
+    from cardavia.protocol.codec import decode_server, encode
+
+    ports = [free_port(), free_port()]
+    env = {
+        **os.environ,
+        "CARDAVIA_REDIS_URL": REDIS,
+        "CARDAVIA_REDIS_PREFIX": prefix,
+        "CARDAVIA_BOT_DELAY": "0",
+        "CARDAVIA_BOT_WORKERS": "0",
+        "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
+    }  # heartbeat and node TTL: the server's defaults
+    nodes = [
+        subprocess.Popen([sys.executable, "-m", "cardavia", "serve", "--port", str(p), "--node-id", f"n{i}"],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i, p in enumerate(ports)
+    ]  # fmt: skip
+    try:
+        await asyncio.sleep(2.0)
+        players = []
+        for number in range(rooms):  # one game per player, each waiting on the player's move
+            ws = await connect(f"ws://127.0.0.1:{ports[0]}/", compression=None)
+            await ws.send(encode(m.Hello(id=1, version=1, name=f"p{number}")))
+            await ws.send(encode(m.PlayNow(id=2, game="briscola", bot_level="random")))
+            while decode_server(await ws.recv()).type != "your_turn":  # type: ignore[arg-type]
+                pass
+            players.append(ws)
+        lobby = RedisLobby(REDIS, prefix=prefix)
+        ids = await lobby.rooms_of("n0")
+        nodes[0].send_signal(signal.SIGKILL)
+        killed = time.perf_counter()
+        while len(await lobby.rooms_of("n1")) < len(ids):
+            await asyncio.sleep(0.05)
+        await lobby.close()
+        for ws in players:
+            await ws.close()
+        return time.perf_counter() - killed
+    finally:
+        for proc in nodes:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def cleanup(prefix: str) -> None:
+    lobby = RedisLobby(REDIS, prefix=prefix)
+    keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
+    if keys:
+        await lobby.redis.delete(*keys)
+    await lobby.close()
+
+
+async def main(args: argparse.Namespace) -> None:
+    prefix = f"cardavia-bench:{uuid.uuid4().hex}:"
+    try:
+        print(f"{'operation':<22} {'memory ops/s':>13} {'redis ops/s':>12}")
+        memory = await ops_per_second(MemoryLobby(), args.ops)
+        redis_lobby = RedisLobby(REDIS, prefix=prefix)
+        redis = await ops_per_second(redis_lobby, args.ops)
+        for name in memory:
+            print(f"{name:<22} {memory[name]:>13.0f} {redis[name]:>12.0f}")
+        samples = await journal_latency(redis_lobby, args.ops)
+        print(
+            f"journaling one action in Redis: p50 {pct(samples, 0.5) * 1e3:.3f} ms, "
+            f"p99 {pct(samples, 0.99) * 1e3:.3f} ms (median {statistics.median(samples) * 1e3:.3f} ms)"
+        )
+        await redis_lobby.close()
+        if args.rooms:
+            seconds = await failover(args.rooms, prefix + "failover:")
+            print(f"node killed with {args.rooms} rooms: all adopted by the other node in {seconds:.2f} s")
+    finally:
+        await cleanup(prefix)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--ops", type=int, default=2000)
+    parser.add_argument("--rooms", type=int, default=100)
+    asyncio.run(main(parser.parse_args()))
