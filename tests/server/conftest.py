@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,14 @@ class Client:
                 return message
             elif isinstance(message, m.Error):
                 raise AssertionError(f"unexpected error {message}")
+
+
+def free_port() -> int:
+    """A port nothing listens on now (for servers a test starts as processes of their own)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import dataclasses
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import Client, client
+from tests.server.conftest import Client, client, free_port
 
 
 async def _error_for(url: str, frame: bytes | str) -> m.Error:
@@ -174,15 +173,8 @@ async def _read_until_closed(reader: Client) -> None:
         await reader.recv(timeout=10)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 async def test_sigterm_closes_clients_with_1012_and_exits_cleanly(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "CARDAVIA_BOT_DELAY": "0", "CARDAVIA_BOT_WORKERS": "0"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardavia", "serve", "--port", str(port), "--records-dir", str(tmp_path)],

@@ -16,23 +16,16 @@ import pytest
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import client
+from tests.server.conftest import client, free_port
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class OwnRedis:
     """A redis-server of the test's own, on a free port, that keeps nothing on disk."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:

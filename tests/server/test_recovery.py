@@ -19,21 +19,14 @@ from websockets.exceptions import ConnectionClosed
 
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
-from tests.server.conftest import Client, client
+from tests.server.conftest import Client, client, free_port
 from tests.server.test_lobby import REDIS_URL
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Node:
     def __init__(self, name: str, prefix: str, records: Path) -> None:
         self.name = name
-        self.port = _free_port()
+        self.port = free_port()
         env = {
             **os.environ,
             "CARDAVIA_REDIS_URL": REDIS_URL,
