@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,3 +37,18 @@ class Bot(ABC):
 
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "level": self.level, "description": self.description}
+
+
+def decision_rng(seed: str | int | None, view: View) -> random.Random:
+    """The random generator for one decision: a function of the bot's seed and the view.
+
+    Deriving it from the view, not from a generator that advances call by call,
+    makes a seeded bot's choice depend on nothing but what it is shown, so the
+    same bot gives the same answer in the server, in a worker process (which
+    holds a pickled copy whose generator would never advance the original's)
+    and in a network client. ``seed=None`` gives an unseeded generator.
+    """
+    if seed is None:
+        return random.Random()
+    material = json.dumps([str(seed), view], sort_keys=True, separators=(",", ":")).encode()
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:16], "big"))

@@ -1,0 +1,106 @@
+"""The bot catalogue: every level, for every game it can play.
+
+``make_bot(game_id, level, seed)`` is the one way the server, clients and
+the arena build a bot; ``catalogue()`` is plain data a client can show
+(names, levels, short descriptions) without importing any bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardavia.bots.base import Bot
+from cardavia.bots.basic_bot import POLICIES, BasicBot
+from cardavia.bots.models import MODELS
+from cardavia.bots.random_bot import RandomBot
+from cardavia.bots.strong_bot import StrongBot
+from cardavia.games.registry import GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One bot level: how to build it and which games it plays."""
+
+    level: str
+    name: str
+    make: Callable[[str | int | None, int | None], Bot]
+    games: Callable[[], list[str]]
+    description: Callable[[str], str]
+
+
+def _random(seed: str | int | None, iterations: int | None) -> Bot:
+    return RandomBot(seed)
+
+
+def _basic(seed: str | int | None, iterations: int | None) -> Bot:
+    return BasicBot(seed)
+
+
+def _strong(seed: str | int | None, iterations: int | None) -> Bot:
+    return StrongBot(seed, iterations=iterations)
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level(
+        "random",
+        "Random",
+        _random,
+        lambda: sorted(GAMES),
+        lambda game: RandomBot.description,
+    ),
+    "basic": Level(
+        "basic",
+        "Basic",
+        _basic,
+        lambda: sorted(g for g in POLICIES if g in GAMES),
+        lambda game: POLICIES[game].description,
+    ),
+    "strong": Level(
+        "strong",
+        "Strong",
+        _strong,
+        lambda: sorted(g for g in MODELS if g in GAMES),
+        lambda game: (
+            "Deals out the cards it cannot see many times over and plays every move on "
+            "each deal; plays the last cards perfectly."
+        ),
+    ),
+}
+"""Every level, weakest first."""
+
+
+def levels_for(game_id: str) -> list[str]:
+    """The levels that can play ``game_id``, weakest first."""
+    return [name for name, level in LEVELS.items() if game_id in level.games()]
+
+
+def make_bot(
+    game_id: str, level: str, seed: str | int | None = None, *, iterations: int | None = None
+) -> Bot:
+    """A bot of ``level`` for ``game_id``; ``iterations`` overrides the default search budget."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    if game_id not in LEVELS[level].games():
+        raise ValueError(f"no {level} bot for {game_id!r} (it plays: {', '.join(LEVELS[level].games())})")
+    return LEVELS[level].make(seed, iterations)
+
+
+def catalogue(game_id: str | None = None) -> list[dict[str, Any]]:
+    """Plain data for clients: one entry per (game, level), games in id order, levels weakest first."""
+    games = [game_id] if game_id is not None else sorted(GAMES)
+    entries: list[dict[str, Any]] = []
+    for game in games:
+        for name in levels_for(game):
+            level = LEVELS[name]
+            entries.append(
+                {
+                    "id": f"{game}-{name}",
+                    "game": game,
+                    "level": name,
+                    "name": f"{level.name} ({GAMES[game].name})",
+                    "description": level.description(game),
+                }
+            )
+    return entries

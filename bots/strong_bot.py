@@ -1,0 +1,82 @@
+"""The `strong` level: search over the hidden cards, exact once nothing is hidden.
+
+When the view fixes the whole position (Scopa or Briscola with an empty
+stock: every unseen card is in the opponent's hand) the bot solves the rest
+of the deal exactly (``exact.py``). When only a few positions fit the view
+(Briscola with two cards in the stock: four) it solves each of them exactly
+and plays the best sum. Otherwise it searches determinizations of the view
+(``search.py``: flat Monte Carlo or ISMCTS, as the game's model says) with
+the basic policy in the playouts. Its only state is configuration, so it pickles cheaply into a
+worker process and gives the same answer there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardavia.bots.base import Bot, Budget, decision_rng
+from cardavia.bots.determinize import placement_count
+from cardavia.bots.exact import ExactSolver, best_exact_action
+from cardavia.bots.models import MODELS, SearchModel
+from cardavia.bots.search import flat_rollouts, ismcts
+from cardavia.games.engine import Action, View
+
+
+class StrongBot(Bot):
+    """ISMCTS with basic playouts; exact alpha-beta when the position is fully known."""
+
+    id = "strong"
+    level = "strong"
+    description = "Searches the cards it cannot see; plays endgames perfectly."
+
+    def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
+        self.seed = seed
+        self.iterations = iterations
+
+    def default_budget(self, game_id: str) -> Budget:
+        model = self._model(game_id)
+        return Budget(iterations=self.iterations or model.iterations)
+
+    def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        model = self._model(view.get("game", ""))
+        rng = decision_rng(self.seed, view)
+        determinizer = model.determinizer
+        hidden = determinizer.hidden(view)
+        if hidden.fully_known:
+            state = determinizer.determinize(view, rng)
+            action, _ = best_exact_action(model, state)
+            if action in legal:
+                return action
+        elif model.exact_worlds and placement_count(hidden) <= model.exact_worlds:
+            return solve_every_world(model, view, legal)
+        if budget is None or (budget.iterations is None and budget.seconds is None):
+            budget = self.default_budget(model.game_id)
+        search = flat_rollouts if model.algorithm == "flat" else ismcts
+        result = search(model, view, legal, rng, iterations=budget.iterations, seconds=budget.seconds)
+        return result.action
+
+    @staticmethod
+    def _model(game_id: str) -> SearchModel:
+        try:
+            return MODELS[game_id]
+        except KeyError:
+            raise ValueError(f"no strong bot for game {game_id!r}") from None
+
+
+def solve_every_world(model: SearchModel, view: View, legal: Sequence[Action]) -> Action:
+    """Solve each world consistent with ``view`` exactly and play the best total (few worlds only).
+
+    Each world is solved as if both seats saw everything, so this overrates
+    what the opponent knows; with a handful of worlds left it is still far
+    closer than playouts.
+    """
+    totals = dict.fromkeys(legal, 0.0)
+    for world in model.determinizer.every_world(view):
+        values = ExactSolver(model, world).action_values(world)
+        for action in legal:
+            totals[action] += values[action]
+    return max(legal, key=totals.__getitem__)

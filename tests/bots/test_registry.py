@@ -1,0 +1,48 @@
+"""The bot catalogue: levels per game, plain data for clients."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardavia.bots.registry import LEVELS, catalogue, levels_for, make_bot
+from cardavia.games.registry import GAMES
+
+
+def test_scopa_and_briscola_have_every_level() -> None:
+    for game in ("scopa", "briscola"):
+        assert levels_for(game) == ["random", "basic", "strong"]
+
+
+def test_every_game_has_at_least_the_random_level() -> None:
+    for game in GAMES:
+        assert "random" in levels_for(game)
+
+
+def test_the_catalogue_is_plain_data_with_ids_levels_and_descriptions() -> None:
+    entries = catalogue()
+    assert json.loads(json.dumps(entries)) == entries
+    ids = [e["id"] for e in entries]
+    assert len(ids) == len(set(ids))
+    assert "scopa-strong" in ids
+    assert "briscola-basic" in ids
+    for entry in entries:
+        assert entry["level"] in LEVELS
+        assert entry["game"] in GAMES
+        assert entry["description"]
+    assert [e["level"] for e in catalogue("briscola")] == ["random", "basic", "strong"]
+
+
+def test_make_bot_refuses_unknown_levels_and_games() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("scopa", "genius")
+    missing = [g for g in GAMES if "strong" not in levels_for(g)]
+    for game in missing:
+        with pytest.raises(ValueError, match="no strong bot"):
+            make_bot(game, "strong")
+
+
+def test_bots_describe_themselves() -> None:
+    bot = make_bot("briscola", "basic")
+    assert bot.describe()["level"] == "basic"
