@@ -42,7 +42,7 @@ class Requests:
     def quick_match(self, game: str) -> m.QuickMatch:
         return m.QuickMatch.model_validate({"id": self.next_id(), "game": game})
 
-    def play_now(self, game: str, bot_level: str = "basic") -> m.PlayNow:
+    def play_now(self, game: str, bot_level: str | None = None) -> m.PlayNow:
         return m.PlayNow.model_validate({"id": self.next_id(), "game": game, "bot_level": bot_level})
 
     def start(self) -> m.Start:

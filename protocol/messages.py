@@ -66,7 +66,8 @@ class CreateRoom(Request):
     options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=8)
     public: bool = True
     humans: int = Field(default=1, ge=0, le=3)
-    bot_level: BotLevel = "basic"
+    bot_level: BotLevel | None = None
+    """Level of the bots in empty seats; null: the game's default (basic where it has one)."""
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     fill_after: float | None = Field(default=None, ge=0, le=3600)
 
@@ -88,7 +89,8 @@ class PlayNow(Request):
 
     type: Literal["play_now"] = "play_now"
     game: GameId
-    bot_level: BotLevel = "basic"
+    bot_level: BotLevel | None = None
+    """Level of the bots in empty seats; null: the game's default (basic where it has one)."""
     deck: Annotated[str, StringConstraints(max_length=32)] | None = None
     options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=8)
 

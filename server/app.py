@@ -27,6 +27,9 @@ from websockets.http11 import Request, Response
 
 from cardavia import __version__
 from cardavia.bots.base import Bot
+from cardavia.bots.registry import catalogue as bot_catalogue
+from cardavia.bots.registry import levels_for
+from cardavia.bots.registry import make_bot as registered_bot
 from cardavia.games.errors import CardaviaError, IllegalAction
 from cardavia.games.registry import GAMES, get_game
 from cardavia.games.traditions import catalogue as deck_catalogue
@@ -57,14 +60,22 @@ CHAT_PER_SECOND, CHAT_BURST = 1.0, 5
 
 
 def make_bot(game: str, level: str, seed: str) -> Bot:
-    from cardavia.bots.random_bot import RandomBot
+    """A bot for a seat. Rooms ask for levels the catalogue offers; a stand-in for a player
+    who is gone (or out of time) asks for ``basic``, the weakest level that plays sensibly,
+    and gets ``random`` in a game that has no ``basic`` bot yet."""
+    if level not in levels_for(game):
+        level = "random"
+    return registered_bot(game, level, seed)
 
-    try:
-        from cardavia.bots.registry import make_bot as registered  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover - until every level exists
-        return RandomBot(seed)
-    bot: Bot = registered(game, level, seed)
-    return bot
+
+def default_level(game: str) -> str:
+    """The level empty seats get when nobody chose one: ``basic`` where it exists."""
+    return "basic" if "basic" in levels_for(game) else "random"
+
+
+def _level(msg: m.CreateRoom | m.PlayNow, game: str) -> str:
+    """The level a request asked for, or the game's default when it named none."""
+    return msg.bot_level or default_level(game)
 
 
 def make_lobby(config: ServerConfig) -> LobbyStore:
@@ -495,7 +506,7 @@ class CardaviaServer:
             {"id": g.id, "name": g.name, "players": g.players, "options": dict(g.default_options)}
             for g in GAMES.values()
         ]
-        conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=_bot_catalogue()))
+        conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=bot_catalogue()))
 
     async def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
         entries = await self.lobby.list_open(msg.game, msg.limit)
@@ -527,6 +538,9 @@ class CardaviaServer:
             raise ProtocolError("unknown_deck", f"the {tradition.id} pack is not used for {game_id}")
         if humans > game.players:
             raise ProtocolError("invalid_field", f"{game_id} has {game.players} seats")
+        if bot_level not in levels_for(game_id):
+            offered = ", ".join(levels_for(game_id))
+            raise ProtocolError("invalid_field", f"bot_level: {game_id} has {offered} bots, not {bot_level}")
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
         entry = RoomEntry(
             room="r-" + secrets.token_hex(5),
@@ -587,7 +601,7 @@ class CardaviaServer:
             options=dict(msg.options),
             public=msg.public,
             humans=msg.humans,
-            bot_level=msg.bot_level,
+            bot_level=_level(msg, msg.game),
             turn_seconds=msg.turn_seconds,
             fill_after=msg.fill_after,
         )
@@ -685,7 +699,7 @@ class CardaviaServer:
             options={},
             public=True,
             humans=humans,
-            bot_level="basic",
+            bot_level=default_level(msg.game),
             turn_seconds=None,
         )
         room.entry.owner = None  # nobody owns a quick-match room: it starts when full
@@ -699,7 +713,7 @@ class CardaviaServer:
             options=dict(msg.options),
             public=False,
             humans=1,
-            bot_level=msg.bot_level,
+            bot_level=_level(msg, msg.game),
             turn_seconds=None,
         )
         await self._claim(conn, room)
@@ -816,12 +830,3 @@ def room_info(entry: RoomEntry) -> m.RoomInfo:
         node=entry.node,
         turn_seconds=entry.turn_seconds,
     )
-
-
-def _bot_catalogue() -> list[dict[str, Any]]:
-    try:
-        from cardavia.bots.registry import catalogue  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover
-        return [{"id": "random", "level": "random", "description": "Plays any legal move at random."}]
-    result: list[dict[str, Any]] = catalogue()
-    return result

@@ -8,6 +8,8 @@ import random
 import urllib.request
 import uuid
 
+import pytest
+
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
@@ -227,3 +229,17 @@ async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerCon
         if keys:
             await srv.lobby.redis.delete(*keys)
         await srv.lobby.close()
+
+
+async def test_a_bot_level_the_game_lacks_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardavia.server import app
+
+    monkeypatch.setattr(app, "levels_for", lambda game: ["random"])
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(m.CreateRoom(id=2, game="scopa", humans=1, bot_level="strong"))
+    error: m.Error = await anna.expect(m.Error)
+    assert error.code == "invalid_field"
+    assert "bot_level" in error.message
+    await anna.send(m.CreateRoom(id=3, game="scopa", humans=1, bot_level="random"))
+    await anna.expect(m.Snapshot)
