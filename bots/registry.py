@@ -71,6 +71,22 @@ LEVELS: dict[str, Level] = {
 """Every level, weakest first."""
 
 
+GameBotFactory = Callable[[str, str | int | None, int | None], Bot]
+"""(level, seed, iterations) -> a bot: a game whose bots are its own classes."""
+
+GAME_FACTORIES: dict[str, GameBotFactory] = {}
+"""Games whose `basic`/`strong` bots are their own classes (a game module's ``make_bot``)."""
+
+
+def register_game_bots(game_id: str, factory: GameBotFactory) -> None:
+    """Route ``make_bot`` for ``game_id`` through ``factory`` (``random`` stays the common one).
+
+    The game's policy, determinizer and search model still go in ``POLICIES``,
+    ``DETERMINIZERS`` and ``MODELS``: that is what makes its levels listed.
+    """
+    GAME_FACTORIES[game_id] = factory
+
+
 def levels_for(game_id: str) -> list[str]:
     """The levels that can play ``game_id``, weakest first."""
     return [name for name, level in LEVELS.items() if game_id in level.games()]
@@ -84,6 +100,9 @@ def make_bot(
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
     if game_id not in LEVELS[level].games():
         raise ValueError(f"no {level} bot for {game_id!r} (it plays: {', '.join(LEVELS[level].games())})")
+    factory = GAME_FACTORIES.get(game_id)
+    if factory is not None and level != "random":
+        return factory(level, seed, iterations)
     return LEVELS[level].make(seed, iterations)
 
 

@@ -46,3 +46,19 @@ def test_make_bot_refuses_unknown_levels_and_games() -> None:
 def test_bots_describe_themselves() -> None:
     bot = make_bot("briscola", "basic")
     assert bot.describe()["level"] == "basic"
+
+
+def test_a_game_can_route_its_levels_to_its_own_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardavia.bots import registry
+    from cardavia.bots.basic_bot import BasicBot
+
+    made: list[tuple[str, object, object]] = []
+
+    def factory(level: str, seed: str | int | None, iterations: int | None) -> BasicBot:
+        made.append((level, seed, iterations))
+        return BasicBot(seed)
+
+    monkeypatch.setitem(registry.GAME_FACTORIES, "briscola", factory)
+    registry.make_bot("briscola", "strong", "s", iterations=5)
+    registry.make_bot("briscola", "random", "s")
+    assert made == [("strong", "s", 5)]
