@@ -296,7 +296,8 @@ class SchnapsenState(State[SchnapsenAction]):
             value = marriage_value(suit, self.trump)
             events.append({"type": "marriage", "seat": seat, "suit": suit, "points": value})
             if self.won[seat] and self.points(seat) >= WIN:
-                # Over at the announcement: the card stays in hand, never played.
+                # Over at the announcement: the card stays in hand, never played, but it was shown.
+                self.shown = self.shown | {card}
                 self._end_deal(seat, events)
                 return events
         hand = self.hands[seat]
@@ -435,6 +436,7 @@ class SchnapsenState(State[SchnapsenAction]):
             "points": [self.points(0), self.points(1)],
             "pending": self.pending(seat) if seat is not None else None,
             "last_deal": last_score,
+            "history": self.history(),
             "result": self._result.to_data() if self._result else None,
         }
 
