@@ -123,3 +123,17 @@ def catalogue(game_id: str | None = None) -> list[dict[str, Any]]:
                 }
             )
     return entries
+
+
+def _register_own_bots() -> None:
+    """Schnapsen and Dou Dizhu bring their own basic and strong bot classes (the generic search
+    does not fit them: closed-talon solving, hundreds of leads); their modules fill the framework's
+    tables so that their levels are listed and routed here."""
+    from cardavia.bots import doudizhu_bots, schnapsen_bots
+
+    for module in (schnapsen_bots, doudizhu_bots):
+        module.register()
+        register_game_bots(module.GAME_ID, module.make_bot)
+
+
+_register_own_bots()
