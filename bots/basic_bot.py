@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from cardavia.bots.base import Bot, Budget
 from cardavia.bots.briscola_heuristics import BriscolaSeen, choose_briscola
@@ -60,6 +60,8 @@ class BasicBot(Bot):
     id = "basic"
     level = "basic"
     description = "Quick rules of thumb a casual player would recognise."
+    policy: ClassVar[BasicPolicy | None] = None
+    """A game's own policy (subclasses); None looks the view's game up in ``POLICIES``."""
 
     def __init__(self, seed: str | int | None = None) -> None:
         self.seed = seed  # kept for a uniform constructor: the policy needs no randomness
@@ -69,7 +71,7 @@ class BasicBot(Bot):
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        policy = POLICIES.get(view.get("game", ""))
+        policy = self.policy or POLICIES.get(view.get("game", ""))
         if policy is None:
             raise ValueError(f"no basic policy for game {view.get('game')!r}")
         return policy.on_view(view, legal)

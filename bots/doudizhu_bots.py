@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from cardavia.bots.base import Bot, Budget, decision_rng
-from cardavia.bots.basic_bot import POLICIES, BasicPolicy
+from cardavia.bots.basic_bot import POLICIES, BasicBot, BasicPolicy
 from cardavia.bots.determinize import (
     DETERMINIZERS,
     DeterminizeError,
@@ -562,20 +562,11 @@ MODEL: Final = SearchModel(GAME_ID, scale=4.0, win_weight=0.5, iterations=400, a
 
 
 # ---------------------------------------------------------------------- bots
-class DouDizhuBasicBot(Bot):
-    """The `basic` Dou Dizhu player; deterministic, so the seed is unused."""
+class DouDizhuBasicBot(BasicBot):
+    """The `basic` Dou Dizhu player: the generic basic bot with this game's policy."""
 
-    id = "basic"
-    level = "basic"
     description = DESCRIPTION
-
-    def __init__(self, seed: str | int | None = None) -> None:
-        self.seed = seed
-
-    def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        return legal[0] if len(legal) == 1 else POLICY.on_view(view, legal)
+    policy = POLICY
 
 
 class DouDizhuStrongBot(StrongBot):

@@ -36,7 +36,7 @@ from functools import cache, lru_cache
 from typing import Any, Final
 
 from cardavia.bots.base import Bot, Budget, decision_rng
-from cardavia.bots.basic_bot import POLICIES, BasicPolicy
+from cardavia.bots.basic_bot import POLICIES, BasicBot, BasicPolicy
 from cardavia.bots.determinize import (
     DETERMINIZERS,
     DeterminizeError,
@@ -449,20 +449,11 @@ MAX_WORLDS: Final = 40
 
 
 # ----------------------------------------------------------------------- bots
-class SchnapsenBasicBot(Bot):
-    """The `basic` Schnapsen player; deterministic, so the seed is unused."""
+class SchnapsenBasicBot(BasicBot):
+    """The `basic` Schnapsen player: the generic basic bot with this game's policy."""
 
-    id = "basic"
-    level = "basic"
     description = DESCRIPTION
-
-    def __init__(self, seed: str | int | None = None) -> None:
-        self.seed = seed
-
-    def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        return legal[0] if len(legal) == 1 else POLICY.on_view(view, legal)
+    policy = POLICY
 
 
 class SchnapsenStrongBot(StrongBot):
