@@ -48,7 +48,7 @@ from cardavia.server.lobby import (
     SessionEntry,
 )
 from cardavia.server.metrics import Metrics
-from cardavia.server.room import Room
+from cardavia.server.room import Room, room_info
 
 log = logging.getLogger("cardavia.server")
 
@@ -813,20 +813,3 @@ class CardaviaServer:
         self._spawn(self.lobby.set_state(room.id, "finished"))
         asyncio.get_running_loop().call_soon(self._close_if_abandoned, room)
         return record_id
-
-
-def room_info(entry: RoomEntry) -> m.RoomInfo:
-    """What the lobby knows of a room, as the protocol lists it (codes of private rooms stay hidden)."""
-    return m.RoomInfo(
-        room=entry.room,
-        code=entry.code if entry.public else None,
-        game=entry.game,  # type: ignore[arg-type]
-        deck=entry.deck,
-        options=entry.options,
-        public=entry.public,
-        state=entry.state,
-        seats=[s.to_data() for s in entry.seats],
-        owner=entry.owner,
-        node=entry.node,
-        turn_seconds=entry.turn_seconds,
-    )

@@ -42,6 +42,25 @@ from cardavia.server.lobby import LobbyUnavailable, RoomEntry
 log = logging.getLogger("cardavia.room")
 
 
+def room_info(
+    entry: RoomEntry, *, seats: list[dict[str, Any]] | None = None, show_code: bool = False
+) -> m.RoomInfo:
+    """A room as the protocol describes it; the short code of a private room only to its members."""
+    return m.RoomInfo(
+        room=entry.room,
+        code=entry.code if show_code or entry.public else None,
+        game=entry.game,  # type: ignore[arg-type]
+        deck=entry.deck,
+        options=entry.options,
+        public=entry.public,
+        state=entry.state,
+        seats=seats if seats is not None else [s.to_data() for s in entry.seats],
+        owner=entry.owner,
+        node=entry.node,
+        turn_seconds=entry.turn_seconds,
+    )
+
+
 class Sink(Protocol):
     session: str
 
@@ -127,26 +146,12 @@ class Room:
         return self.entry.room
 
     def info(self) -> m.RoomInfo:
+        """The room as its members see it: with its code and who is connected."""
         seats = [
             {"name": s.name or None, "kind": s.kind, "bot": s.bot_id, "connected": s.conn is not None}
             for s in self.seats
         ]
-        return m.RoomInfo(
-            room=self.id,
-            code=self.entry.code,
-            game=self.entry.game,  # type: ignore[arg-type]
-            deck=self.entry.deck,
-            options=self.entry.options,
-            public=self.entry.public,
-            state=self.entry.state,
-            seats=seats,
-            owner=self.entry.owner,
-            node=self.entry.node,
-            turn_seconds=self.entry.turn_seconds,
-        )
-
-    def seat_of(self, session: str) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.session == session), None)
+        return room_info(self.entry, seats=seats, show_code=True)
 
     def sit(self, seat: int, conn: Sink, name: str, last_seq: int | None = None) -> None:
         """Put a person in a seat (new or reclaimed) and send them the room.
@@ -234,9 +239,6 @@ class Room:
     @property
     def finished(self) -> bool:
         return self.state is not None and self.state.is_over
-
-    def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def connected(self) -> list[Sink]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
