@@ -19,6 +19,7 @@ import sys
 import time
 import uuid
 
+from bench.server_load import free_port
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry
 from cardavia.server.lobby_redis import RedisLobby
 
@@ -110,15 +111,6 @@ async def failover(rooms: int, prefix: str) -> float:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 async def cleanup(prefix: str) -> None:
