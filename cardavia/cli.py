@@ -179,6 +179,9 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardavia", description="Cardavia card-game server and tools.")
     parser.add_argument("--version", action="version", version=f"cardavia {__version__}")
@@ -228,6 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", default="0", help="arena seed; the same seed plays the same deals")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.set_defaults(run=_arena)
+
+    # Commands of the upper layers: each module adds its own parser and imports
+    # its heavy parts only when run.
+    from importlib import import_module
+
+    for module in _COMMAND_MODULES:
+        import_module(module).add_parser(sub)
     return parser
 
 
