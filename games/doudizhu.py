@@ -319,7 +319,10 @@ class DouDizhuState(State[DdzAction]):
         assert self._result is None, "the game is over"
         log, last = self.log, self.log[-1]
         actions = [*last.actions, (mover, action)]
-        new.log = [*log[:-1], DealLog(last.dealer, last.order, last.redeals, actions, last.score)]
+        new.log = [
+            *log[:-1],
+            DealLog(last.dealer, last.order, last.redeals, actions, last.score, last.entries),
+        ]
         return new, new._play(mover, action)
 
     def _play(self, seat: int, action: DdzAction) -> list[Event]:
@@ -465,11 +468,6 @@ class DouDizhuState(State[DdzAction]):
             "to_move": self.to_move,
             "result": self._result.to_data() if self._result else None,
         }
-
-    def history(self) -> list[dict[str, JSON]]:
-        """The deal's actions so far in record form (bids included), built afresh: no
-        cache keyed by action, since plays of the same ranks compare equal."""
-        return [{"seat": seat, **action.to_data()} for seat, action in self.log[-1].actions]
 
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         hidden = {c for other in range(3) if other != seat for c in self.hands[other]}

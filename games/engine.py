@@ -81,6 +81,17 @@ class DealLog:
     redeals: tuple[tuple[Card, ...], ...] = ()
     actions: list[tuple[int, Action]] = field(default_factory=list)
     score: dict[str, JSON] | None = None
+    entries: tuple[dict[str, JSON], ...] = field(default=(), compare=False, repr=False)
+    """Record entries of the first actions, built once: views repeat the history for
+    every seat after every action. A tuple, so forks share it safely."""
+
+    def history(self) -> list[dict[str, JSON]]:
+        """The actions so far in record form, as a fresh list of shared entries."""
+        cached, actions = self.entries, self.actions
+        if len(cached) < len(actions):
+            cached += tuple({"seat": seat, **action.to_data()} for seat, action in actions[len(cached) :])
+            self.entries = cached
+        return list(cached)
 
     def to_data(self) -> dict[str, JSON]:
         return {
@@ -199,7 +210,7 @@ class State(ABC, Generic[A]):
         """The current deal's actions so far, in record form: public in every game here."""
         if not self.log:
             return []
-        return [{"seat": seat, **action.to_data()} for seat, action in self.log[-1].actions]
+        return self.log[-1].history()
 
     # --------------------------------------------------------------- records
     def deal_logs(self) -> list[dict[str, JSON]]:
@@ -215,7 +226,10 @@ def fork_log(log: list[DealLog]) -> list[DealLog]:
     if not log:
         return []
     last = log[-1]
-    return [*log[:-1], DealLog(last.dealer, last.order, last.redeals, list(last.actions), last.score)]
+    return [
+        *log[:-1],
+        DealLog(last.dealer, last.order, last.redeals, list(last.actions), last.score, last.entries),
+    ]
 
 
 class Game(ABC, Generic[S, A]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import inspect
 import json
@@ -127,11 +128,11 @@ class Connection:
         self.close_code, self.close_reason = 1000, ""
         self.writer_task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.writer())
 
-    def send(self, message: m.Reply) -> None:
+    def send(self, message: m.Reply | bytes) -> None:
         if self.closing:
             return
         try:
-            self.queue.put_nowait(encode(message))
+            self.queue.put_nowait(message if isinstance(message, bytes) else encode(message))
         except asyncio.QueueFull:
             log.warning("event=slow_client session=%s action=close", self.session)
             self.close(CLOSE_POLICY, "too slow to read")
@@ -201,6 +202,10 @@ class CardaviaServer:
 
     async def serve_forever(self) -> None:
         server = await self.start()
+        # Start-up objects (modules, models, the game tables) never become garbage:
+        # freezing them keeps them out of every later full collection.
+        gc.collect()
+        gc.freeze()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):

@@ -34,6 +34,7 @@ from cardavia.games.errors import CardaviaError, IllegalAction
 from cardavia.games.records import Seat, make_record
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
+from cardavia.protocol.codec import encode_delta
 from cardavia.protocol.delta import Recipient
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
@@ -64,7 +65,8 @@ def room_info(
 class Sink(Protocol):
     session: str
 
-    def send(self, message: m.Reply) -> None: ...
+    def send(self, message: m.Reply | bytes) -> None:
+        """Queue a message, or a frame already encoded, for this client."""
 
 
 @dataclass(slots=True)
@@ -77,8 +79,10 @@ class SeatSlot:
     bot_id: str | None = None
     dropped_at: float | None = None
     recipient: Recipient = field(default_factory=Recipient)
-    recent: deque[m.Delta] = field(default_factory=lambda: deque(maxlen=RECENT_DELTAS))
-    """The last deltas of this seat, so a player who comes back soon gets only what it missed."""
+    recent: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=RECENT_DELTAS))
+    """The last deltas of this seat as (seq, frame), so a player who comes back soon gets only
+    what it missed. Frames, not models: bytes are invisible to the garbage collector, whose
+    full passes over thousands of rooms' buffers were the server's worst pauses."""
 
     @property
     def played_by_bot(self) -> bool:
@@ -174,8 +178,8 @@ class Room:
         if missed is None:
             self._snapshot(seat)
         else:
-            for delta in missed:
-                conn.send(delta)
+            for frame in missed:
+                conn.send(frame)
         self._changed()
         if self.finished and self.last_result is not None:
             conn.send(self.last_result)  # came back after the end: tell how it ended
@@ -183,16 +187,16 @@ class Room:
             self._turn_started()
 
     @staticmethod
-    def _missed(slot: SeatSlot, last_seq: int | None) -> list[m.Delta] | None:
-        """The deltas after ``last_seq`` if the buffer holds all of them, else None."""
+    def _missed(slot: SeatSlot, last_seq: int | None) -> list[bytes] | None:
+        """The delta frames after ``last_seq`` if the buffer holds all of them, else None."""
         if last_seq is None or last_seq > slot.recipient.seq:
             return None
         if last_seq == slot.recipient.seq:
             return []
-        missed = [d for d in slot.recent if d.seq > last_seq]
-        if not missed or missed[0].seq != last_seq + 1 or missed[-1].seq != slot.recipient.seq:
+        missed = [(seq, frame) for seq, frame in slot.recent if seq > last_seq]
+        if not missed or missed[0][0] != last_seq + 1 or missed[-1][0] != slot.recipient.seq:
             return None
-        return missed
+        return [frame for _, frame in missed]
 
     def watch(self, conn: Sink) -> None:
         self.spectators[conn] = Recipient()
@@ -303,17 +307,19 @@ class Room:
     def _broadcast(self, events: list[Event]) -> None:
         assert self.state is not None
         for index, slot in enumerate(self.seats):
+            if slot.kind == "bot":
+                continue  # nobody reads a bot seat's stream: its bot is handed a fresh view
             update = slot.recipient.update(self.state.view(index))
             if update:
-                delta = m.Delta(seq=update[0], ops=update[1], events=events)
-                slot.recent.append(delta)
+                frame = encode_delta(update[0], update[1], events)
+                slot.recent.append((update[0], frame))
                 if slot.conn is not None:
-                    slot.conn.send(delta)
+                    slot.conn.send(frame)
         public = self.state.view(None) if self.spectators else None
         for conn, recipient in self.spectators.items():
             update = recipient.update(public)
             if update:
-                conn.send(m.Delta(seq=update[0], ops=update[1], events=events))
+                conn.send(encode_delta(update[0], update[1], events))
         for event in events:
             if event.get("type") == "deal_end":
                 result = m.DealResult(

@@ -14,7 +14,7 @@ from cardavia.games.engine import State
 from cardavia.games.registry import GAMES
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import ViewStore
-from cardavia.protocol.codec import decode_server, encode
+from cardavia.protocol.codec import decode_server, encode, encode_delta
 from cardavia.protocol.delta import Recipient, apply, diff
 from cardavia.protocol.errors import ProtocolError
 
@@ -148,3 +148,13 @@ def test_a_gap_asks_for_resync_and_a_repeat_is_ignored() -> None:
     assert not store.needs_resync
     assert store.on_delta(m.Delta(seq=10, ops=[[1, "a"]]))
     assert store.view == {}
+
+
+@given(
+    st.integers(min_value=1, max_value=2**31 - 1),
+    json_values,
+    st.lists(st.dictionaries(st.text(), json_values)),
+)
+def test_the_servers_delta_fast_path_matches_the_model(seq: int, value: Any, events: list[Any]) -> None:
+    ops = diff({"a": None}, {"a": value})
+    assert encode_delta(seq, ops, events) == encode(m.Delta(seq=seq, ops=ops, events=events))

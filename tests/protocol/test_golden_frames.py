@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import decode_client, decode_server, encode
+from cardavia.protocol.codec import decode_client, decode_server, encode, encode_delta
 from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 
 GOLDEN = json.loads((Path(__file__).parent / "golden_frames.json").read_text(encoding="utf-8"))
@@ -43,3 +43,10 @@ def test_a_frame_assembled_by_hand() -> None:
     assert encode(m.Resync(id=12)) == frame
     # key order does not matter on input
     assert decode_client(b"\x82\xa4type\xa6resync\xa2id\x0c") == m.Resync(id=12)
+
+
+def test_the_servers_delta_fast_path_gives_the_golden_frame() -> None:
+    example = next(e for e in SERVER_EXAMPLES if isinstance(e, m.Delta))
+    frame = encode_delta(example.seq, example.ops, example.events)
+    assert frame == bytes.fromhex(GOLDEN["delta"])
+    assert decode_server(frame) == example
