@@ -1,0 +1,74 @@
+"""Dou Dizhu actions: a bid, a pass, or a play of a named combination.
+
+A ``Play`` is the same move as any play of the same combination and ranks,
+whatever the suits, so equality and hashing go by rank-level slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardavia.games import doudizhu_moves as dm
+from cardavia.games.cards import Card, codes, format_cards
+from cardavia.games.doudizhu_moves import Move
+from cardavia.games.engine import JSON, Action
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """A bid in the auction; ``Bid(0)`` is a pass."""
+
+    bid: int
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"bid": self.bid}
+
+    def __str__(self) -> str:
+        return f"bid {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Pass in the play (not in the bidding: that is ``Bid(0)``)."""
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Play(Action):
+    """Play ``cards`` as combination ``combo``.
+
+    Equal to any play of the same combination and ranks (suits never matter).
+    ``move`` is the rank-level move when the engine made the play; ``None``
+    for a play read from text or data (the engine classifies it).
+    """
+
+    combo: str
+    cards: tuple[Card, ...]
+    move: Move | None = field(default=None, repr=False)
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"combo": self.combo, "cards": codes(self.cards)}
+
+    def __str__(self) -> str:
+        return f"{self.combo}: {format_cards(self.cards)}"
+
+    def ranks(self) -> tuple[int, ...]:
+        """The rank-level slots of the cards (the move's identity with ``combo``)."""
+        return self.move[2] if self.move is not None else dm.slots_of(dm.card_counts(self.cards))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        same_shape = self.combo == other.combo and len(self.cards) == len(other.cards)
+        return same_shape and self.ranks() == other.ranks()
+
+    def __hash__(self) -> int:
+        return hash((self.combo, self.ranks()))
+
+
+DdzAction = Bid | Pass | Play
