@@ -51,6 +51,9 @@ from cardavia.server.lobby import (
 from cardavia.server.metrics import Metrics
 from cardavia.server.room import Room, room_info
 
+GC_THRESHOLDS = (50_000, 20, 100)
+"""Young, middle and full collections: CPython's defaults are (700, 10, 10)."""
+
 log = logging.getLogger("cardavia.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -203,9 +206,13 @@ class CardaviaServer:
     async def serve_forever(self) -> None:
         server = await self.start()
         # Start-up objects (modules, models, the game tables) never become garbage:
-        # freezing them keeps them out of every later full collection.
+        # freezing them keeps them out of every later full collection. A full
+        # collection walks every room's states and buffers (tens of ms per thousand
+        # rooms), so collections run rarely: nearly all of a room's garbage is freed
+        # by reference counting, and the rare cycles can wait (see BENCHMARKS.md).
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
