@@ -179,6 +179,7 @@ class CardaviaServer:
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
         self.config.records_path().mkdir(parents=True, exist_ok=True)
+        await self._reclaim_own_rooms()
         self._server = await serve(
             self.handle,
             self.config.host,
@@ -257,7 +258,12 @@ class CardaviaServer:
                     log.info("event=lobby_back node=%s after_failures=%s", self.config.node_id, failures)
                 failures = 0
                 for room in list(self.rooms.values()):
-                    await room.flush()
+                    try:
+                        await room.flush()
+                    except LobbyUnavailable:
+                        raise
+                    except Exception:  # one room's fault must not stop the heartbeat of all
+                        log.exception("event=journal_flush_failed room=%s", room.id)
                 await self._adopt_orphans()
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
@@ -294,6 +300,21 @@ class CardaviaServer:
                 ):
                     continue
                 await self._adopt(room_id, node)
+
+    async def _reclaim_own_rooms(self) -> None:
+        """Before serving, rebuild the rooms the lobby still lists under this node's id.
+
+        A node restarted under the same id (a rolling update) comes back before the
+        others see its heartbeat stop, so nobody else would adopt them. A lease per
+        room still decides against a node that began adopting one meanwhile.
+        """
+        node = self.config.node_id
+        try:
+            for room_id in await self.lobby.rooms_of(node):
+                if room_id not in self.rooms and await self.lobby.take_lease(room_id, node, 30.0):
+                    await self._adopt(room_id, node)
+        except LobbyUnavailable as exc:  # the heartbeat's adoption covers it once the lobby is back
+            log.warning("event=reclaim_skipped node=%s error=%s", node, exc)
 
     async def _adopt(self, room_id: str, dead: str) -> None:
         entry = await self.lobby.get_room(room_id)

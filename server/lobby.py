@@ -162,7 +162,8 @@ class LobbyStore(ABC):
 
     @abstractmethod
     async def move_room(self, room: str, node: str) -> None:
-        """``room`` now runs on ``node``."""
+        """``room`` now runs on ``node``; its adoption lease ends, so that if ``node``
+        dies too, another node may adopt the room at once."""
 
 
 class MemoryLobby(LobbyStore):
@@ -296,5 +297,6 @@ class MemoryLobby(LobbyStore):
         return True
 
     async def move_room(self, room: str, node: str) -> None:
+        self._leases.pop(room, None)
         if room in self._rooms:
             self._rooms[room].node = node

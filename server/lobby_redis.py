@@ -350,6 +350,7 @@ class RedisLobby(LobbyStore):
         await self.redis.smove(self._key("node_rooms", entry.node), self._key("node_rooms", node), room)
         entry.node = node
         await self.redis.set(self._key("room", room), json.dumps(dataclasses.asdict(entry)), keepttl=True)
+        await self.redis.delete(self._key("lease", room))
 
 
 for _name, _method in list(vars(RedisLobby).items()):

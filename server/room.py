@@ -137,6 +137,7 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self._journal = journal
         self._backlog: list[tuple[int, dict[str, Any]]] = []
+        self._flushing = asyncio.Lock()
         self._entries: list[dict[str, Any]] = []
         self._journal_retry_at = 0.0
         """This match's accepted actions, as journaled."""
@@ -440,10 +441,11 @@ class Room:
         if self._journal is None:
             return True
         try:
-            while self._backlog:
-                index, entry = self._backlog[0]
-                await self._journal.append_action(self.id, index, entry)
-                self._backlog.pop(0)
+            async with self._flushing:  # the heartbeat and a move may both catch up: one at a time
+                while self._backlog:
+                    index, entry = self._backlog[0]
+                    await self._journal.append_action(self.id, index, entry)
+                    self._backlog.pop(0)
         except LobbyUnavailable as exc:
             log.warning("event=journal_behind room=%s pending=%s error=%s", self.id, len(self._backlog), exc)
             self._journal_retry_at = time.monotonic() + JOURNAL_RETRY_SECONDS

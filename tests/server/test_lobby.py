@@ -192,3 +192,14 @@ async def test_a_reservation_is_taken_once_and_expires(lobby: LobbyStore) -> Non
     await asyncio.sleep(0.15)
     assert await lobby.take_reservation("rsv-2") is None
     assert await lobby.take_reservation("rsv-unknown") is None
+
+
+async def test_one_node_wins_the_adoption_lease_until_the_room_has_moved(lobby: LobbyStore) -> None:
+    await lobby.create_room(_entry("r-lease"))
+    assert await lobby.take_lease("r-lease", "node-b", 30.0)
+    assert await lobby.take_lease("r-lease", "node-b", 30.0)  # the holder may ask again
+    assert not await lobby.take_lease("r-lease", "node-c", 30.0)
+    await lobby.move_room("r-lease", "node-b")
+    assert "r-lease" in await lobby.rooms_of("node-b")
+    # the adopter may die too: the next node need not wait out the lease
+    assert await lobby.take_lease("r-lease", "node-c", 30.0)

@@ -136,3 +136,42 @@ async def test_quick_match_pairs_players_on_different_nodes(
         anna.play_until_over(random.Random(3)), moved.play_until_over(random.Random(4))
     )
     assert results[0].record == results[1].record
+
+
+async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: ServerConfig) -> None:
+    """A rolling update brings a node back before anyone sees its heartbeat stop."""
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    node = dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id="node-r")
+    first = CardaviaServer(node)
+    await first.start()
+    anna = await client(_url(first))
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", bot_level="random"))
+    made: m.Snapshot = await anna.expect(m.Snapshot)
+    rng = random.Random(5)
+    for _ in range(3):
+        turn: m.YourTurn = await anna.expect(m.YourTurn)
+        await anna.send(anna.req.act(rng.choice(turn.legal)))
+        await anna.expect(m.Delta)
+    await first.shutdown()
+    accepted = first.rooms[made.room.room].accepted
+    assert isinstance(first.lobby, RedisLobby)
+    await first.lobby.close()
+
+    second = CardaviaServer(node)
+    await second.start()
+    try:
+        room = second.rooms[made.room.room]  # rebuilt before the node served anyone
+        assert room.accepted == accepted
+        back = await client(_url(second))
+        await back.hello(resume=anna.resume)
+        result = await back.play_until_over(rng)
+        assert result.winner in (0, 1, None)
+    finally:
+        await second.shutdown()
+        lobby = second.lobby
+        assert isinstance(lobby, RedisLobby)
+        keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
+        if keys:
+            await lobby.redis.delete(*keys)
+        await lobby.close()
