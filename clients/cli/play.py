@@ -1,0 +1,136 @@
+"""`cardavia play`: the interactive terminal client (lobby, tables, summaries) on one session.
+
+With no ``--server`` it connects to the local default server and, when nothing
+answers there, starts one of its own as a child process (``cardavia serve`` on
+a free port, records in a temporary folder), so a newcomer can play at once;
+that server stops when the client does. A client never imports the server: the
+child process is the only way it runs one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+DEFAULT_SERVER = "ws://127.0.0.1:8765/"
+LANGUAGES = ("en", "it", "sv", "nb", "es", "pl")
+START_TIMEOUT = 20.0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "play", help="play in the terminal against bots and people (starts a local server if none runs)"
+    )
+    p.add_argument(
+        "--server",
+        help=f"server URL (default {DEFAULT_SERVER}; when nothing answers there, a local server is started)",
+    )
+    p.add_argument(
+        "--name", default=None, help="your name at the table, 1-32 characters (default: your login)"
+    )
+    p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of card, suit and deck names")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    name = (args.name if args.name is not None else _login()).strip()
+    if not 1 <= len(name) <= 32:
+        print("cardavia play: --name must be 1 to 32 characters", file=sys.stderr)
+        return 2
+    url = args.server or DEFAULT_SERVER
+    try:
+        _address(url)
+    except ValueError as exc:
+        print(f"cardavia play: {exc}", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as stack:
+        if not answers(url):
+            if args.server is not None:
+                print(f"cardavia play: nothing answers at {url}", file=sys.stderr)
+                return 1
+            print("No server at the default address: starting a local one…", file=sys.stderr)
+            try:
+                url = stack.enter_context(embedded_server())
+            except RuntimeError as exc:
+                print(f"cardavia play: {exc}", file=sys.stderr)
+                return 1
+        from cardavia.clients.cli.session import Session
+        from cardavia.clients.cli.tui.app import CardaviaApp
+
+        app = CardaviaApp(Session(url, name, lang=args.lang), name=name, lang=args.lang)
+        app.run()
+        if app.failed:
+            print(f"cardavia play: {app.failed}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()[:32] or "player"
+    except (OSError, KeyError):
+        return "player"
+
+
+def _address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise ValueError(f"a server URL looks like ws://host:port/, not {url!r}")
+    return parts.hostname, parts.port or (443 if parts.scheme == "wss" else 80)
+
+
+def answers(url: str, timeout: float = 1.0) -> bool:
+    """Whether something accepts connections at the URL's host and port."""
+    try:
+        with socket.create_connection(_address(url), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def embedded_server(timeout: float = START_TIMEOUT) -> Iterator[str]:
+    """Run `cardavia serve` on a free local port for as long as the block lasts; yields its URL."""
+    folder = Path(tempfile.mkdtemp(prefix="cardavia-play-"))
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    command = [sys.executable, "-m", "cardavia", "serve", "--port", str(port), "--records-dir", str(folder)]
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy()
+        )
+        try:
+            deadline = time.monotonic() + timeout
+            while not answers(url, timeout=0.2):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    tail = log_path.read_text(encoding="utf-8", errors="replace")[-800:]
+                    raise RuntimeError(f"the local server did not start:\n{tail}")
+                time.sleep(0.1)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,186 @@
+"""The terminal client's application: one session, the lobby, and a table when in a room.
+
+One worker reads the session's message stream and hands each message to the
+screen it concerns; everything the user does goes out through ``submit``,
+whose answers come back on that same stream (the session applies snapshots
+and deltas to its view store first). The session reconnects by itself; the
+app only shows its ``Reconnecting``/``Reconnected`` notices.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Protocol
+
+from textual.app import App
+
+from cardavia.clients.cli.session import ClientRequestError, Reconnected, Reconnecting, SessionClosed
+from cardavia.clients.cli.tui.catalogue import Catalogue
+from cardavia.clients.cli.tui.lobby import LobbyScreen
+from cardavia.clients.cli.tui.table import TableScreen
+from cardavia.protocol import messages as m
+from cardavia.protocol.client import Requests, ViewStore
+
+Item = m.Reply | Reconnecting | Reconnected
+
+
+class SessionLike(Protocol):
+    """What the app needs of ``cardavia.clients.cli.session.Session`` (tests pass a scripted one)."""
+
+    url: str
+    requests: Requests
+    store: ViewStore
+    welcome: m.Welcome | None
+
+    async def connect(self) -> m.Welcome: ...
+
+    async def send(self, request: m.Request) -> None: ...
+
+    async def request(self, request: m.Request, timeout: float = 10.0) -> m.Reply: ...
+
+    def messages(self) -> AsyncIterator[Item]: ...
+
+    async def close(self) -> None: ...
+
+
+class CardaviaApp(App[None]):
+    """`cardavia play`; ``failed`` says why the session could not go on, if it could not."""
+
+    TITLE = "Cardavia"
+
+    def __init__(self, session: SessionLike, *, name: str, lang: str = "en") -> None:
+        super().__init__()
+        self.session = session
+        self.player = name
+        self.lang = lang
+        self.lobby = LobbyScreen()
+        self.table: TableScreen | None = None
+        self.catalogue: Catalogue | None = None
+        self.failed: str | None = None
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.lobby)
+        self.run_worker(self._run(), name="session")
+
+    async def on_unmount(self) -> None:
+        await self.session.close()
+
+    # ------------------------------------------------------------- session
+    async def _run(self) -> None:
+        try:
+            welcome = await self.session.connect()
+        except (OSError, TimeoutError, ClientRequestError) as exc:
+            self.failed = f"could not connect to {self.session.url}: {exc}"
+            self.lobby.status(self.failed + " (q quits)")
+            return
+        self.lobby.connected(self.session.url, self.player)
+        try:
+            reply = await self.session.request(m.GetCatalogue(id=self.session.requests.next_id()))
+            if isinstance(reply, m.Catalogue):
+                self.catalogue = Catalogue(reply)
+                self.lobby.show_catalogue(self.catalogue)
+            if welcome.room is None:
+                self.refresh_rooms()
+            async for item in self.session.messages():
+                await self.handle(item)
+        except SessionClosed as exc:
+            self.failed = f"disconnected: {exc}"
+            self.note(self.failed + " (q quits)", sticky=True)
+        except (ConnectionError, TimeoutError, ClientRequestError) as exc:
+            self.failed = f"the server did not answer: {exc}"
+            self.note(self.failed + " (q quits)", sticky=True)
+
+    async def handle(self, item: Item) -> None:
+        """One message from the stream, to the screen it concerns."""
+        if isinstance(item, Reconnecting):
+            self.note(f"reconnecting… (attempt {item.attempt}, {item.reason})", sticky=True)
+        elif isinstance(item, Reconnected):
+            self.note("reconnected: back in your seat" if item.resumed else "reconnected")
+            if not item.resumed and self.table is not None:
+                self.note("reconnected, but the seat was lost: back to the lobby")
+                self.to_lobby()
+        elif isinstance(item, m.Snapshot):
+            await self._snapshot(item)
+        elif isinstance(item, m.Catalogue):
+            self.catalogue = Catalogue(item)
+        elif isinstance(item, m.Rooms):
+            self.lobby.show_rooms(item.rooms)
+        elif isinstance(item, m.Left):
+            if item.reason != "requested":
+                self.note(f"left the room: {item.reason}")
+            self.to_lobby()
+        elif isinstance(item, m.Error):
+            self._error(item)
+        elif self.table is not None:
+            if isinstance(item, m.Delta):
+                self.table.on_delta(item)
+            elif isinstance(item, m.YourTurn):
+                self.table.on_your_turn(item)
+            elif isinstance(item, m.DealResult):
+                self.table.on_deal_result(item)
+            elif isinstance(item, m.MatchResult):
+                self.table.on_match_result(item)
+            elif isinstance(item, m.ChatMessage):
+                self.table.write(f"{item.name}: {item.text}")
+
+    async def _snapshot(self, snapshot: m.Snapshot) -> None:
+        if self.table is not None and self.table.room.room == snapshot.room.room:
+            self.table.on_snapshot(snapshot)
+            return
+        if self.table is not None:
+            self.to_lobby()
+        self.lobby.status("")
+        self.table = TableScreen(snapshot, lang=self.lang)
+        await self.push_screen(self.table)
+
+    def _error(self, error: m.Error) -> None:
+        if self.table is not None and error.code in ("illegal_action", "not_your_turn", "game_over"):
+            self.table.on_refused(error)
+            return
+        text = f"{error.message} ({error.code})"
+        if self.table is not None:
+            self.table.status(text)
+        else:
+            self.lobby.status(text)
+        self.notify(text, severity="error", markup=False)
+
+    # ------------------------------------------------------------- actions
+    def submit(self, request: m.Request, on_failure: Callable[[], None] | None = None) -> None:
+        """Send a request; its answer (or error) arrives on the stream."""
+
+        async def send() -> None:
+            try:
+                await self.session.send(request)
+            except ConnectionError as exc:
+                self.note(f"not sent: {exc}")
+                if on_failure is not None:
+                    on_failure()
+
+        self.run_worker(send(), group="send", exit_on_error=False)
+
+    def refresh_rooms(self) -> None:
+        async def ask() -> None:
+            # on failure the lobby keeps its last list; the status line says why the connection is down
+            with contextlib.suppress(ConnectionError, TimeoutError, ClientRequestError):
+                await self.session.request(m.ListRooms(id=self.session.requests.next_id()), timeout=5.0)
+
+        self.run_worker(ask(), group="rooms", exclusive=True, exit_on_error=False)
+
+    def leave_table(self) -> None:
+        """Leave the room (a running game's seat is played by a bot) and go back to the lobby."""
+        if self.table is not None:
+            self.submit(m.Leave(id=self.session.requests.next_id()))
+        self.to_lobby()
+
+    def to_lobby(self) -> None:
+        while len(self.screen_stack) > 1 and self.screen is not self.lobby:
+            self.pop_screen()
+        self.table = None
+
+    def note(self, text: str, *, sticky: bool = False) -> None:
+        """A connection notice: on the open screen's status line, and as a toast unless it is sticky."""
+        target = self.table if self.table is not None else self.lobby
+        target.status(text)
+        if not sticky:
+            self.notify(text, markup=False)

@@ -1,0 +1,177 @@
+"""The create-room form: game, deck, the game's options, seats for people, bots, privacy, timer.
+
+It returns the fields of a ``create_room`` request, checked here first, so a
+typo never reaches the server as a half-made room.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Checkbox, Input, Label, Select
+
+from cardavia.clients.cli.tui.catalogue import Catalogue
+from cardavia.clients.cli.tui.dialogs import Modal
+
+Fields = dict[str, Any]
+
+
+def room_fields(
+    *,
+    game: str,
+    deck: str | None,
+    options: dict[str, str],
+    defaults: dict[str, Any],
+    humans: int,
+    bot_level: str | None,
+    private: bool,
+    turn_seconds: str,
+) -> Fields:
+    """The ``create_room`` fields from what was typed; ValueError says what is wrong."""
+    checked: dict[str, Any] = {}
+    for name, typed in options.items():
+        text = typed.strip()
+        if not text:
+            continue
+        default = defaults.get(name)
+        if isinstance(default, bool):
+            checked[name] = text.lower() in ("1", "yes", "true", "on")
+        elif isinstance(default, int):
+            if not text.lstrip("-").isdigit():
+                raise ValueError(f"{name} must be a whole number, not {text!r}")
+            checked[name] = int(text)
+        else:
+            checked[name] = text
+    seconds: float | None = None
+    if turn_seconds.strip():
+        try:
+            seconds = float(turn_seconds)
+        except ValueError:
+            raise ValueError(f"the turn timer is a number of seconds, not {turn_seconds!r}") from None
+        if not 0 < seconds <= 3600:
+            raise ValueError("the turn timer is more than 0 and at most 3600 seconds")
+    return {
+        "game": game,
+        "deck": deck,
+        "options": checked,
+        "public": not private,
+        "humans": humans,
+        "bot_level": bot_level,
+        "turn_seconds": seconds,
+    }
+
+
+class CreateRoomScreen(Modal[Fields | None]):
+    DEFAULT_CSS = """
+    CreateRoomScreen .modal-box { width: 70; }
+    CreateRoomScreen VerticalScroll { height: auto; max-height: 30; }
+    CreateRoomScreen Select, CreateRoomScreen Input { width: 100%; }
+    CreateRoomScreen #buttons { height: auto; margin-top: 1; }
+    CreateRoomScreen #problem { color: $error; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "create", "create")]
+
+    def __init__(self, catalogue: Catalogue, game: str, deck: str, level: str | None) -> None:
+        super().__init__()
+        self.catalogue = catalogue
+        self.game = game or catalogue.games[0].id
+        self.deck = deck
+        self.level = level
+
+    def compose(self) -> ComposeResult:
+        with self.box():
+            yield Label("Create a room", classes="title")
+            with VerticalScroll():
+                yield Label("Game")
+                yield Select(
+                    [(g.name, g.id) for g in self.catalogue.games],
+                    value=self.game,
+                    allow_blank=False,
+                    id="game",
+                )
+                yield Label("Deck")
+                yield Select(self._decks(), value=self.deck or Select.NULL, allow_blank=False, id="deck")
+                yield Vertical(id="options")
+                yield Label("Seats for people (the others get bots)")
+                yield Select(self._humans(), value=1, allow_blank=False, id="humans")
+                yield Label("Bot level")
+                yield Select(self._levels(), allow_blank=False, id="level")
+                yield Checkbox("Private: joined only by its code", id="private")
+                yield Label("Turn timer in seconds (empty: none)")
+                yield Input(placeholder="e.g. 30", id="timer")
+            yield Label("", id="problem")
+            with Horizontal(id="buttons"):
+                yield Button("Create", variant="primary", id="create")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).can_focus = False  # tab goes from field to field
+        self.query_one("#game", Select).focus()
+        self._fill_options()
+        if self.level in self.catalogue.levels_for(self.game):
+            self.query_one("#level", Select).value = self.level
+
+    def _decks(self) -> list[tuple[str, str]]:
+        return [(d.name, d.id) for d in self.catalogue.decks_for(self.game)]
+
+    def _humans(self) -> list[tuple[str, int]]:
+        players = self.catalogue.game(self.game).players
+        return [(str(n), n) for n in range(1, players + 1)]
+
+    def _levels(self) -> list[tuple[str, str]]:
+        return [(level, level) for level in self.catalogue.levels_for(self.game)]
+
+    def _fill_options(self) -> None:
+        box = self.query_one("#options", Vertical)
+        box.remove_children()
+        for name, default in self.catalogue.game(self.game).options.items():
+            box.mount(Label(f"{name} (default {default})"))
+            box.mount(Input(placeholder=str(default), id=f"option-{name}", classes="option"))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "game" or event.value == self.game or not isinstance(event.value, str):
+            return
+        self.game = event.value
+        self.query_one("#deck", Select).set_options(self._decks())
+        self.query_one("#humans", Select).set_options(self._humans())
+        self.query_one("#level", Select).set_options(self._levels())
+        self._fill_options()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_create()
+
+    def action_create(self) -> None:
+        options = {
+            str(i.id).removeprefix("option-"): i.value
+            for i in self.query(Input).results()
+            if i.has_class("option")
+        }
+        deck, humans, level = (self.query_one(f"#{k}", Select).value for k in ("deck", "humans", "level"))
+        try:
+            fields = room_fields(
+                game=self.game,
+                deck=deck if isinstance(deck, str) else None,
+                options=options,
+                defaults=self.catalogue.game(self.game).options,
+                humans=humans if isinstance(humans, int) else 1,
+                bot_level=level if isinstance(level, str) else None,
+                private=self.query_one("#private", Checkbox).value,
+                turn_seconds=self.query_one("#timer", Input).value,
+            )
+        except ValueError as exc:
+            self.query_one("#problem", Label).update(str(exc))
+            return
+        self.dismiss(fields)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

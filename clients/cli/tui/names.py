@@ -1,0 +1,87 @@
+"""Card, suit and game names in the player's language and the table's deck tradition.
+
+The server speaks card codes; people read names. A code the pack does not
+know (a deck this client has never heard of) is shown as the code itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cardavia.games.errors import CardaviaError
+from cardavia.games.traditions import (
+    TRADITIONS,
+    deck_names,
+    default_tradition,
+    game_name,
+    get_tradition,
+    normalize_language,
+    suit_name,
+)
+
+
+class CardNames:
+    """Names of one pack's cards in one language (English where a name is missing)."""
+
+    def __init__(self, deck: str | None, lang: str = "en", game: str | None = None) -> None:
+        self.lang = normalize_language(lang)
+        self.deck = _pack(deck, game)
+        self._names = deck_names(self.deck, self.lang) if self.deck else {}
+
+    def card(self, code: str) -> str:
+        return self._names.get(code, code)
+
+    def cards(self, codes: Iterable[str], sep: str = ", ") -> str:
+        return sep.join(self.card(c) for c in codes) or "nothing"
+
+    def suit(self, letter: str) -> str:
+        if self.deck is None:
+            return letter
+        try:
+            return suit_name(letter, self.deck, self.lang)
+        except CardaviaError:
+            return letter
+
+    def deck_name(self) -> str:
+        return get_tradition(self.deck).display_name(self.lang) if self.deck else "cards"
+
+    def game(self, game_id: str) -> str:
+        try:
+            return game_name(game_id, self.lang)
+        except CardaviaError:
+            return game_id
+
+
+def _pack(deck: str | None, game: str | None) -> str | None:
+    """The tradition to name cards by: the table's, else the game's default, else none."""
+    if deck in TRADITIONS:
+        return deck
+    if game is not None:
+        try:
+            return default_tradition(game).id
+        except CardaviaError:
+            return None
+    return None
+
+
+COMBO_NAMES: dict[str, str] = {
+    "single": "single",
+    "pair": "pair",
+    "triple": "triple",
+    "triple1": "triple with a single",
+    "triple2": "triple with a pair",
+    "straight": "straight",
+    "pairs": "pair sequence",
+    "airplane": "airplane",
+    "airplane1": "airplane with singles",
+    "airplane2": "airplane with pairs",
+    "four2": "four with two singles",
+    "four22": "four with two pairs",
+    "bomb": "bomb",
+    "rocket": "rocket",
+}
+"""Dou Dizhu combinations by their record names, as players call them."""
+
+
+def combo_name(combo: str) -> str:
+    return COMBO_NAMES.get(combo, combo)

@@ -1,0 +1,78 @@
+"""End-of-deal and end-of-match summaries: the scoring breakdown, then what to do next."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Label, Static
+
+from cardavia.clients.cli.tui.dialogs import Modal
+from cardavia.clients.cli.tui.tables import Breakdown
+
+Next = Literal["rematch", "lobby", "quit"]
+
+
+def breakdown_table(breakdown: Breakdown) -> Table:
+    table = Table(box=None, padding=(0, 2), show_edge=False)
+    table.add_column("")
+    for player in breakdown.players:
+        table.add_column(player, justify="right")
+    for label, cells in breakdown.rows:
+        table.add_row(label, *cells)
+    return table
+
+
+class DealSummaryScreen(Modal[None]):
+    """A deal was scored; the game goes on when it is closed."""
+
+    BINDINGS = [
+        Binding("enter", "close", "continue"),
+        Binding("escape", "close", "continue", show=False),
+        Binding("space", "close", "continue", show=False),
+    ]
+
+    def __init__(self, breakdown: Breakdown) -> None:
+        super().__init__()
+        self.breakdown = breakdown
+
+    def compose(self) -> ComposeResult:
+        with self.box("wide"):
+            yield Label(self.breakdown.title, classes="title")
+            yield Static(breakdown_table(self.breakdown))
+            for note in self.breakdown.notes:
+                yield Label(note)
+            yield Label("enter: continue", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class MatchSummaryScreen(Modal[Next | None]):
+    """The match is over: final scores and why, then a rematch, the lobby, or quit."""
+
+    BINDINGS = [
+        Binding("r", "next('rematch')", "rematch"),
+        Binding("l", "next('lobby')", "lobby"),
+        Binding("q", "next('quit')", "quit"),
+        Binding("escape", "next('')", "look at the table"),
+    ]
+
+    def __init__(self, breakdown: Breakdown) -> None:
+        super().__init__()
+        self.breakdown = breakdown
+
+    def compose(self) -> ComposeResult:
+        with self.box("wide"):
+            yield Label(self.breakdown.title, classes="title")
+            yield Static(breakdown_table(self.breakdown))
+            for note in self.breakdown.notes:
+                yield Label(note)
+            yield Label(
+                "r: rematch · l: back to the lobby · q: quit · escape: look at the table", classes="hint"
+            )
+
+    def action_next(self, choice: str) -> None:
+        self.dismiss(choice if choice in ("rematch", "lobby", "quit") else None)  # type: ignore[arg-type]

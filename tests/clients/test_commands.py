@@ -1,0 +1,58 @@
+"""`cardavia bot` and `cardavia swarm` against a live server, run as the command line runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from cardavia.cli import main
+
+
+async def test_bot_command_plays_every_game_and_prints_a_line_for_each(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = await asyncio.to_thread(
+        main, ["bot", "--server", url, "--game", "briscola", "--quick", "--count", "2", "--games", "2",
+               "--level", "random", "--seed", "s"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = re.findall(r"^bot-(\d): game (\d) briscola room (\S+) seat (\d): .* record (\S+),", out, re.M)
+    assert sorted((b, g) for b, g, *_ in lines) == [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
+    assert len({room for *_, room, _, _ in lines}) == 1  # the two bots met in one room
+    assert len({record for *_, record in lines}) == 2  # and played two matches there
+    assert "4 of 4 games played by 2 random bot(s)" in out
+
+
+async def test_bot_command_refuses_a_level_the_game_lacks_and_a_game_of_another_room(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await asyncio.to_thread(main, ["bot", "--server", url, "--game", "scopa", "--count", "0"]) == 2
+    assert "--count and --games must be at least 1" in capsys.readouterr().err
+
+
+def test_bot_command_without_a_server_fails_with_a_line_per_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.server.conftest import free_port
+
+    code = main(["bot", "--server", f"ws://127.0.0.1:{free_port()}/", "--game", "scopa", "--count", "2"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.count("failed:") == 2
+
+
+async def test_swarm_command_runs_and_reports_no_errors(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = await asyncio.to_thread(
+        main,
+        ["swarm", "--server", url, "--clients", "6", "--rooms", "3", "--game", "scopa", "--duration", "2"],
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "swarm: 6 clients in 3 scopa rooms" in out
+    assert "errors: none" in out
+
+
+def test_swarm_command_refuses_more_people_than_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["swarm", "--clients", "9", "--rooms", "2", "--game", "briscola"]) == 2
+    assert "use at least 5 rooms" in capsys.readouterr().err

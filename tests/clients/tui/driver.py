@@ -1,0 +1,114 @@
+"""Driving the terminal client the way a person does: by pressing keys, and waiting for the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+from cardavia.clients.cli.tui.app import CardaviaApp
+from cardavia.clients.cli.tui.dialogs import ChoiceScreen
+from cardavia.clients.cli.tui.hand import HandWidget
+from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen
+from cardavia.clients.cli.tui.table import TableScreen
+
+HANG = 30.0
+"""Seconds after which a wait is a hang: a guard against a stuck test, never a speed check."""
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, limit: float = HANG) -> None:
+    """Let the app run until ``condition`` holds (sleeping, not forcing a repaint at every look)."""
+    deadline = asyncio.get_running_loop().time() + limit
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+def table_of(app: CardaviaApp) -> TableScreen:
+    assert app.table is not None, "no table is open"
+    return app.table
+
+
+async def cursor_to(pilot: Pilot[Any], hand: HandWidget, card: str) -> None:
+    """Press → until the cursor is on ``card``."""
+    for _ in range(len(hand.cards) + 1):
+        if hand.current() == card:
+            return
+        await pilot.press("right")
+    raise AssertionError(f"the cursor never reached {card} in {hand.cards}")
+
+
+async def choose_option(pilot: Pilot[Any], app: CardaviaApp, index: int) -> None:
+    await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the choice of moves")
+    if index < 9:
+        await pilot.press(str(index + 1))
+    else:
+        await pilot.press(*["down"] * index, "enter")
+
+
+async def play_by_keys(pilot: Pilot[Any], app: CardaviaApp, action: dict[str, Any]) -> None:
+    """Play one of the offered actions with the keys a person would press."""
+    table = table_of(app)
+    menu = table.menu
+    assert action in menu.legal, f"{action} is not offered"
+    hand = table.query_one(HandWidget)
+    extra = next((e for e in menu.extras if e.action == action), None)
+    if extra is not None:
+        await pilot.press(extra.key)
+    elif menu.multi:
+        await pilot.press("backspace")
+        for card in action["cards"]:
+            await cursor_to(pilot, hand, card)
+            await pilot.press("space")
+        await pilot.press("enter")
+        readings = menu.readings(hand.selected_cards() or action["cards"])
+        if len(readings) > 1:
+            await choose_option(pilot, app, [o.action["combo"] for o in readings].index(action["combo"]))
+    else:
+        card = action["play"]
+        await cursor_to(pilot, hand, card)
+        options = [o.action for o in menu.options(card)]
+        await pilot.press("enter")
+        if len(options) > 1:
+            await choose_option(pilot, app, options.index(action))
+
+
+async def play_match(
+    pilot: Pilot[Any],
+    app: CardaviaApp,
+    rng: random.Random,
+    *,
+    limit: float = HANG,
+    stop: type[Screen[Any]] = MatchSummaryScreen,
+) -> tuple[Screen[Any], int, int]:
+    """Answer every turn with a random offered action, closing deal summaries, until a ``stop``
+    screen shows (the match summary). Returns that screen, the moves made and the deal summaries seen."""
+    moves = deals = 0
+    played: int | None = None
+
+    def ready() -> bool:
+        table = app.table
+        turn = table is not None and table.menu.active and table.turn_seq != played
+        return isinstance(app.screen, (DealSummaryScreen, MatchSummaryScreen)) or (
+            turn and app.screen is table
+        )
+
+    while True:
+        await until(pilot, ready, "a turn or a summary", limit)
+        screen = app.screen
+        if isinstance(screen, stop):
+            return screen, moves, deals
+        if isinstance(screen, DealSummaryScreen):
+            deals += 1
+            await pilot.press("enter")
+            await until(pilot, lambda s=screen: app.screen is not s, "the deal summary to close")  # type: ignore[misc]
+            continue
+        table = table_of(app)
+        played = table.turn_seq
+        await play_by_keys(pilot, app, rng.choice(table.menu.legal))
+        moves += 1

@@ -1,0 +1,125 @@
+"""The real terminal client against a live server with bots, every move chosen by pressing keys."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.widgets import RichLog, Static
+
+from cardavia.clients.cli.session import Session
+from cardavia.clients.cli.tui.app import CardaviaApp
+from cardavia.clients.cli.tui.forms import CreateRoomScreen
+from cardavia.clients.cli.tui.summaries import MatchSummaryScreen
+from cardavia.clients.cli.tui.table import TableScreen
+from cardavia.games.records import read_lines, replay
+from cardavia.server.app import CardaviaServer
+from tests.clients.tui.driver import play_by_keys, play_match, table_of, until
+
+SIZE = (120, 40)
+
+
+def log_lines(app: CardaviaApp) -> list[str]:
+    return [str(line.text) for line in table_of(app).query_one(RichLog).lines]
+
+
+def replayed(server: CardaviaServer, record: str) -> dict[str, object]:
+    """The record the server wrote for the match, replayed through the engine: it must match exactly."""
+    path = Path(server.config.records_dir) / f"{record}.jsonl"
+    with path.open(encoding="utf-8") as handle:
+        [(_, data)] = list(read_lines(handle))
+    assert not isinstance(data, str)
+    report = replay(data)
+    assert report.problems == []
+    return data
+
+
+async def test_a_whole_scopa_match_from_the_create_form_to_a_rematch(
+    server: CardaviaServer, url: str
+) -> None:
+    app = CardaviaApp(Session(url, "Anna", lang="it"), name="Anna", lang="it")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id == "scopa", "the lobby"
+        )
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), "the create-room form")
+        await pilot.pause()
+        await pilot.press("tab", "tab", "1", "1", "enter")  # Scopa to 11, one seat for a person, basic bots
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the waiting room")
+        await pilot.press("s")
+        summary, moves, deals = await play_match(pilot, app, random.Random(11))
+        assert isinstance(summary, MatchSummaryScreen)
+        assert moves >= 18
+        assert deals >= 1
+        lines = log_lines(app)
+        assert any(" took " in line for line in lines)  # captures, named in Italian
+        assert any(
+            "Denari" in line or "Coppe" in line or "Spade" in line or "Bastoni" in line for line in lines
+        )
+        assert any(line.startswith("Match over: ") for line in lines)
+        record = summary.breakdown.notes[-1].removeprefix("Record: ")
+        data = replayed(server, record)
+        assert data["game"] == "scopa"
+        scores = summary.breakdown.row("match points")
+        assert max(int(s) for s in scores) >= 11
+        await pilot.press("r")  # a rematch: the same seats, a new deal
+        await until(
+            pilot, lambda: any(line == "A new match begins" for line in log_lines(app)), "the rematch"
+        )
+        await until(pilot, lambda: table_of(app).result is None and app.screen is app.table, "the new match")
+        await pilot.press("l")
+        await until(pilot, lambda: app.screen is app.lobby, "the lobby")
+
+
+async def test_a_whole_dou_dizhu_deal_played_now_against_bots(server: CardaviaServer, url: str) -> None:
+    app = CardaviaApp(Session(url, "Anna", lang="sv"), name="Anna", lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the lobby")
+        await pilot.press("down", "down", "down")
+        assert app.lobby.game_id == "doudizhu"
+        await pilot.press("p")
+        summary, moves, deals = await play_match(pilot, app, random.Random(5))
+        assert isinstance(summary, MatchSummaryScreen)
+        assert deals == 1
+        assert moves >= 2  # a bid (or a pass in the auction) and at least one play
+        lines = log_lines(app)
+        assert any(" is the landlord at " in line for line in lines)
+        assert any(" plays a " in line for line in lines)
+        assert any("win the deal" in line or "wins the deal" in line for line in lines)
+        record = summary.breakdown.notes[-1].removeprefix("Record: ")
+        data = replayed(server, record)
+        assert data["game"] == "doudizhu"
+        assert len(summary.breakdown.row("final score")) == 3
+
+
+async def test_the_client_reconnects_by_itself_and_plays_on(server: CardaviaServer, url: str) -> None:
+    session = Session(url, "Anna", max_backoff=0.2)
+    app = CardaviaApp(session, name="Anna")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the lobby")
+        await pilot.press("down")  # Briscola
+        await pilot.press("p")
+        await until(pilot, lambda: app.table is not None and table_of(app).menu.active, "our first turn")
+        table = table_of(app)
+        status = table.query_one("#status", Static)
+        seen: list[str] = []
+        original = table.status
+
+        def watch(text: str) -> None:
+            seen.append(text)
+            original(text)
+
+        table.status = watch  # type: ignore[method-assign]
+        assert session.welcome is not None
+        await server.sessions[session.welcome.session].ws.close()  # the connection drops
+        await until(
+            pilot, lambda: any(s.startswith("reconnecting…") for s in seen), "the reconnecting notice"
+        )
+        await until(pilot, lambda: "reconnected: back in your seat" in seen, "the reconnected notice")
+        assert str(status.content) == "reconnected: back in your seat"
+        assert app.table is table  # still at the same table
+        await until(pilot, lambda: table.menu.active, "our turn again")
+        before = len(log_lines(app))
+        await play_by_keys(pilot, app, table.menu.legal[0])
+        await until(pilot, lambda: len(log_lines(app)) > before, "our move to be seen")
