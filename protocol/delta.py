@@ -16,7 +16,6 @@ case, one string) or a list of map keys and list indexes:
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,14 +86,40 @@ def _removed(old: list[Any], new: list[Any]) -> list[int] | None:
 
 
 def apply(view: Any, ops: list[Op]) -> Any:
-    """``view`` changed by ``ops`` (a new object; ``view`` is left as it was)."""
-    result = copy.deepcopy(view)
+    """``view`` changed by ``ops`` (a new object; ``view`` is left as it was).
+
+    Copies only the maps and lists along the ops' paths (a deep copy of the
+    whole view was most of a client's time per delta); the rest is shared.
+    """
+    copied: set[int] = set()
+    result = _own(view, copied)
     for op in ops:
-        result = _apply_op(result, op)
+        result = _apply_op(result, op, copied)
     return result
 
 
-def _apply_op(root: Any, op: Any) -> Any:
+def _own(value: Any, copied: set[int]) -> Any:
+    """A shallow copy of a map or list this ``apply`` may change (other values as they are)."""
+    if isinstance(value, dict):
+        value = dict(value)
+    elif isinstance(value, list):
+        value = list(value)
+    else:
+        return value
+    copied.add(id(value))
+    return value
+
+
+def _child(parent: Any, key: Any, copied: set[int]) -> Any:
+    """``parent[key]``, copied first unless this ``apply`` made it."""
+    child = parent[key]
+    if id(child) not in copied and isinstance(child, dict | list):
+        child = _own(child, copied)
+        parent[key] = child
+    return child
+
+
+def _apply_op(root: Any, op: Any, copied: set[int]) -> Any:
     if not isinstance(op, list) or len(op) < 2 or op[0] not in (SET, DELETE, ADD, REMOVE):
         raise ProtocolError("bad_frame", f"malformed delta op {op!r:.60}")
     kind, path = op[0], op[1]
@@ -109,15 +134,19 @@ def _apply_op(root: Any, op: Any) -> Any:
             return op[2]
         raise ProtocolError("bad_frame", "a delete op needs a path")
     try:
+        if not isinstance(root, dict | list):
+            raise TypeError("the view holds no maps or lists")
+        if id(root) not in copied:  # a whole new view set by an earlier op
+            root = _own(root, copied)
         parent = root
         for key in path[:-1]:
-            parent = parent[key]
+            parent = _child(parent, key, copied)
         if kind == SET:
             parent[path[-1]] = op[2]
         elif kind == DELETE:
             del parent[path[-1]]
         else:
-            target, value = (parent[path[-1]] if path else root), op[2]
+            target, value = (_child(parent, path[-1], copied) if path else root), op[2]
             if not isinstance(target, list) or not isinstance(value, list):
                 raise TypeError("add and remove work on lists")
             if kind == ADD:

@@ -156,6 +156,10 @@ ClientMessage = Annotated[
 
 # ------------------------------------------------------------ server → client
 class Reply(Message):
+    # A client ignores fields it does not know: within a version, servers may add
+    # optional fields (README "Versioning"), and an older client must still read them.
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)
+
     id: RequestId | None = None
 
 
@@ -176,6 +180,8 @@ class Catalogue(Reply):
 
 
 class RoomInfo(Message):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)  # server-written: as ``Reply``
+
     room: str
     code: str | None = None
     game: GameId

@@ -8,8 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import MAX_CLIENT_FRAME, decode_client, encode, pack, request_id, unpack_frame
+from cardavia.protocol.codec import (
+    MAX_CLIENT_FRAME,
+    decode_client,
+    decode_server,
+    encode,
+    pack,
+    request_id,
+    unpack_frame,
+)
 from cardavia.protocol.errors import ERROR_CODES, ProtocolError
+from cardavia.protocol.examples import SERVER_EXAMPLES
 
 CLIENT_TYPE_NAMES = {t.model_fields["type"].default for t in m.CLIENT_TYPES}
 
@@ -111,3 +120,16 @@ def _outcome(frame: bytes) -> str:
         return decode_client(frame).type
     except ProtocolError as error:
         return error.code
+
+
+def test_a_client_reads_server_messages_with_fields_it_does_not_know() -> None:
+    # a newer server (same protocol version) may add optional fields; requests stay strict
+    frame = pack({"type": "left", "reason": "bye", "farewell_card": "7D"})
+    assert decode_server(frame) == m.Left(reason="bye")
+    example = next(e for e in SERVER_EXAMPLES if isinstance(e, m.Snapshot))
+    data = msgpack.unpackb(encode(example))
+    data["mood"], data["room"]["node_zone"] = 3, "eu-1"  # new fields at the top and in a nested map
+    assert decode_server(pack(data)) == example
+    with pytest.raises(ProtocolError) as caught:
+        decode_client(pack({"type": "resync", "id": 1, "mood": 3}))
+    assert caught.value.code == "invalid_field"
