@@ -4,7 +4,9 @@
     python -m bench.server_load --clients 1000 --pace 1 --seconds 30
     python -m bench.server_load --idle 1000          # memory per idle connection
 
-Each client plays a ``play_now`` room (itself + bots) with random legal moves,
+Each client is one of ``cardavia swarm``'s (``clients/cli/load.py``: validated
+messages, a kept view, resync on gaps; ``--raw`` uses lean clients that skip
+both) and plays a room of its own (itself + a random bot) with random legal moves,
 acting the moment its turn comes (saturation) or about once per ``--pace``
 seconds. Latency is from sending an action to receiving the delta it caused.
 The echo run uses the same number of clients sending frames of the same size
@@ -163,6 +165,26 @@ async def idle_memory(url: str, pid: int, count: int) -> float:
     return (after - before) / count
 
 
+async def swarm(url: str, args: argparse.Namespace, pid: int) -> tuple[Stats, float, float, float]:
+    """The load of `cardavia swarm`: real clients (validated messages, kept views), one per room."""
+    from cardavia.clients.cli.load import run_swarm
+
+    marks: list[tuple[float, float]] = []  # (wall, server CPU) at the first counted second
+
+    def tick(line: str) -> None:
+        if not marks and "warming up" not in line:
+            marks.append((time.monotonic(), cpu_seconds(pid)))
+
+    report = await run_swarm(
+        url, clients=args.clients, rooms=args.clients, game=args.game,
+        duration=args.seconds, warmup=args.warmup, think=args.pace, on_tick=tick,
+    )  # fmt: skip
+    wall, cpu = marks[0] if marks else (time.monotonic(), cpu_seconds(pid))
+    share = (cpu_seconds(pid) - cpu) / max(time.monotonic() - wall, 1e-9)
+    stats = Stats(actions=report.actions, latencies=report.latencies, errors=sum(report.errors.values()))
+    return stats, report.seconds, share * report.seconds, report.cpu_seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--clients", type=int, default=100)
@@ -178,6 +200,11 @@ def main() -> None:
         "--idle", type=int, default=0, help="only measure memory per idle connection with N clients"
     )
     parser.add_argument("--no-echo", action="store_true")
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="lean clients that skip validation and views, instead of `cardavia swarm`'s full clients",
+    )
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before counting starts")
     args = parser.parse_args()
 
@@ -191,17 +218,20 @@ def main() -> None:
             per = asyncio.run(idle_memory(url, server.pid, args.idle))
             print(f"idle connections: {args.idle}, server memory per idle connection: {per / 1024:.1f} KiB")
             return
-        stats, elapsed = asyncio.run(
-            run_clients(
-                lambda i, stop, st: player(url, args.game, stop, args.pace, st, i),
-                args.clients,
-                args.seconds,
-                args.warmup,
-                server.pid,
+        if args.raw:
+            stats, elapsed = asyncio.run(
+                run_clients(
+                    lambda i, stop, st: player(url, args.game, stop, args.pace, st, i),
+                    args.clients,
+                    args.seconds,
+                    args.warmup,
+                    server.pid,
+                )
             )
-        )
-        cpu = cpu_seconds(server.pid) - stats.server_cpu_at_start
-        client_cpu = time.process_time() - stats.client_cpu_at_start
+            cpu = cpu_seconds(server.pid) - stats.server_cpu_at_start
+            client_cpu = time.process_time() - stats.client_cpu_at_start
+        else:
+            stats, elapsed, cpu, client_cpu = asyncio.run(swarm(url, args, server.pid))
         rss = rss_bytes(server.pid)
     finally:
         server.terminate()
@@ -214,7 +244,8 @@ def main() -> None:
         f"  action → own delta latency ms: p50 {pct(stats.latencies, 0.5) * 1e3:.2f} "
         f"p95 {pct(stats.latencies, 0.95) * 1e3:.2f} p99 {pct(stats.latencies, 0.99) * 1e3:.2f}"
     )
-    print(f"  bytes per delta (mean) {mean_delta:.0f}")
+    if stats.delta_bytes:  # the raw clients see frames; swarm clients see messages
+        print(f"  bytes per delta (mean) {mean_delta:.0f}")
     print(f"  load generator CPU {client_cpu / elapsed:.0%} of one core")
     print(
         f"  server CPU {cpu / elapsed:.0%} of one core, RSS {rss / 2**20:.1f} MiB "
