@@ -18,7 +18,7 @@ import logging
 import secrets
 import signal
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from http import HTTPStatus
 from typing import Any
 
@@ -60,6 +60,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
 MAX_SEND_QUEUE = 256
+LEASE_SECONDS = 30.0
+"""How long a node may take to rebuild a room it won the lease on before another node may try."""
 CHAT_PER_SECOND, CHAT_BURST = 1.0, 5
 
 
@@ -129,6 +131,8 @@ class Connection:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_SEND_QUEUE)
         self.closing = False
         self.close_code, self.close_reason = 1000, ""
+        self._handshaking = False
+        self._close_after_handshake: tuple[int, str] | None = None
         self.writer_task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.writer())
 
     def send(self, message: m.Reply | bytes) -> None:
@@ -141,8 +145,15 @@ class Connection:
             self.close(CLOSE_POLICY, "too slow to read")
 
     def close(self, code: int, reason: str) -> None:
-        """Close after the frames already queued (so an error that explains the close arrives first)."""
+        """Close after the frames already queued (so an error that explains the close arrives first).
+
+        During the handshake the close waits for its end: the lobby has then rotated the
+        resume token, and a welcome lost to the close would lock the player out of its seat.
+        """
         if self.closing:
+            return
+        if self._handshaking:
+            self._close_after_handshake = self._close_after_handshake or (code, reason)
             return
         self.closing = True
         self.close_code, self.close_reason = code, reason
@@ -150,6 +161,17 @@ class Connection:
             self.queue.put_nowait(None)
         if self.queue.full():  # a stalled reader: no room for the sentinel, close at once
             self.writer_task.cancel()
+
+    @contextlib.contextmanager
+    def handshake(self) -> Iterator[None]:
+        """While the hello is handled: a close asked for meanwhile comes after the welcome."""
+        self._handshaking = True
+        try:
+            yield
+        finally:
+            self._handshaking = False
+            if self._close_after_handshake is not None:
+                self.close(*self._close_after_handshake)
 
     async def writer(self) -> None:
         try:
@@ -167,7 +189,7 @@ class CardaviaServer:
         self.config = config
         self.lobby = lobby or make_lobby(config)
         self.metrics = Metrics()
-        self.runner = BotRunner(config.bot_workers)
+        self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
         self.rooms: dict[str, Room] = {}
         self.sessions: dict[str, Connection] = {}
         self.connections: set[Connection] = set()
@@ -175,11 +197,17 @@ class CardaviaServer:
         self._stopping = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
         self._port = config.port
+        self._reclaimed = False
+        self._reclaiming = asyncio.Lock()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
+        """Bind, heartbeat, take back this node's rooms from its last run, then serve.
+
+        Until its rooms are rebuilt the node refuses connections (and /healthz),
+        so nobody meets a room of its that is not there yet.
+        """
         self.config.records_path().mkdir(parents=True, exist_ok=True)
-        await self._reclaim_own_rooms()
         self._server = await serve(
             self.handle,
             self.config.host,
@@ -189,9 +217,12 @@ class CardaviaServer:
             max_size=max(65536, self.config.max_frame * 4),
             ping_interval=self.config.ping_interval or None,
             ping_timeout=self.config.ping_interval or None,
+            start_serving=False,
         )
         self._port = int(next(iter(self._server.sockets)).getsockname()[1])
         self._spawn(self._heartbeat())
+        await self._reclaim_own_rooms()
+        await self._server.start_serving()
         return self._server
 
     @property
@@ -229,13 +260,16 @@ class CardaviaServer:
             return
         for task in list(self._background):  # no heartbeat or adoption while going down
             task.cancel()
+        for room in self.rooms.values():  # and no new move: once the heartbeat stops, another node may adopt
+            room.freeze()
         server.close(close_connections=False)
         for conn in list(self.connections):
             conn.close(CLOSE_RESTART, "server restarting")
         await server.wait_closed()
         for task in list(self._background):
             task.cancel()
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
+            await room.settle()  # a move under way is journaled and applied whole
             room.close()
         self.runner.close()
 
@@ -264,6 +298,8 @@ class CardaviaServer:
                         raise
                     except Exception:  # one room's fault must not stop the heartbeat of all
                         log.exception("event=journal_flush_failed room=%s", room.id)
+                if not self._reclaimed and not self._reclaiming.locked():  # the lobby was down at start
+                    await self._reclaim_own_rooms()
                 await self._adopt_orphans()
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
@@ -296,43 +332,79 @@ class CardaviaServer:
                 continue
             for room_id in await self.lobby.rooms_of(node):
                 if room_id in self.rooms or not await self.lobby.take_lease(
-                    room_id, self.config.node_id, 30.0
+                    room_id, self.config.node_id, LEASE_SECONDS
                 ):
                     continue
                 await self._adopt(room_id, node)
 
     async def _reclaim_own_rooms(self) -> None:
-        """Before serving, rebuild the rooms the lobby still lists under this node's id.
+        """Rebuild the rooms the lobby still lists under this node's id (before serving).
 
-        A node restarted under the same id (a rolling update) comes back before the
-        others see its heartbeat stop, so nobody else would adopt them. A lease per
-        room still decides against a node that began adopting one meanwhile.
+        A node restarted under the same id (a rolling update) may come back before
+        the others see its heartbeat stop, and then nobody else adopts its rooms. Its
+        heartbeat goes into the lobby first, so a node that takes one of their leases
+        later sees it alive and leaves the room; one that took a lease earlier holds
+        it, and this node waits for it: a room that node moved stays there.
         """
         node = self.config.node_id
-        try:
-            for room_id in await self.lobby.rooms_of(node):
-                if room_id not in self.rooms and await self.lobby.take_lease(room_id, node, 30.0):
-                    await self._adopt(room_id, node)
-        except LobbyUnavailable as exc:  # the heartbeat's adoption covers it once the lobby is back
-            log.warning("event=reclaim_skipped node=%s error=%s", node, exc)
+        async with self._reclaiming:
+            try:
+                await self.lobby.register_node(node, self.public_url, self.config.node_ttl)
+                for room_id in await self.lobby.rooms_of(node):
+                    if room_id not in self.rooms and await self._wait_for_lease(room_id):
+                        await self._adopt(room_id, node)
+            except LobbyUnavailable as exc:  # the heartbeat tries again once the lobby is back
+                log.warning("event=reclaim_postponed node=%s error=%s", node, exc)
+                return
+            self._reclaimed = True
 
-    async def _adopt(self, room_id: str, dead: str) -> None:
+    async def _wait_for_lease(self, room_id: str) -> bool:
+        """This node's lease on one of its rooms, waited for while another node holds it;
+        False if the room is gone or that node moved it meanwhile."""
+        node = self.config.node_id
+        while not await self.lobby.take_lease(room_id, node, LEASE_SECONDS):
+            entry = await self.lobby.get_room(room_id)
+            if entry is None or entry.node != node:
+                return False
+            await asyncio.sleep(self.config.heartbeat_seconds / 2)
+        return True
+
+    async def _adopt(self, room_id: str, owner: str) -> None:
+        """Rebuild a room listed under ``owner`` from its journal; this node holds its lease.
+
+        The list may be older than the lease: if the room has moved since, or
+        ``owner`` (another node) is alive again, the room is left to them.
+        """
+        me = self.config.node_id
         entry = await self.lobby.get_room(room_id)
+        if entry is None:  # expired: drop it from the list, or every lease would try it again
+            await self.lobby.forget_room(room_id, owner)
+            await self.lobby.release_lease(room_id, me)
+            return
+        if entry.node != owner or (owner != me and owner in await self.lobby.nodes()):
+            await self.lobby.release_lease(room_id, me)
+            return
         journal = await self.lobby.load_match(room_id)
-        if entry is None or journal is None:  # never started: nothing to play on
-            if entry is not None:
-                await self.lobby.delete_room(room_id)
+        if journal is None:  # never started: nothing to play on
+            await self.lobby.delete_room(room_id)
+            await self.lobby.release_lease(room_id, me)
             return
         started = time.perf_counter()
-        entry.node = self.config.node_id
-        room = self._make_room(entry)
-        room.restore(*journal)
+        entry.node = me
+        try:
+            room = self._make_room(entry)
+            room.restore(*journal)
+        except Exception:  # one journal that does not replay must not stop every other adoption
+            log.exception("event=adoption_failed room=%s from=%s", room_id, owner)  # its lease runs out
+            return
         self.rooms[room_id] = room
-        await self.lobby.move_room(room_id, self.config.node_id)
+        await self.lobby.move_room(room_id, me)
         log.info(
             "event=room_adopted room=%s from=%s actions=%s seconds=%.3f",
-            room_id, dead, len(journal[1]), time.perf_counter() - started,
+            room_id, owner, len(journal[1]), time.perf_counter() - started,
         )  # fmt: skip
+        if room.finished:  # nobody may come back for it: it goes the way of every finished room
+            self._close_if_abandoned(room)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
@@ -390,12 +462,14 @@ class CardaviaServer:
         """Handle one frame; a connection's frames are handled strictly one after another."""
         started = time.perf_counter()
         rid: int | None = None
+        act = False
         try:
             if not conn.bucket.take():
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             with contextlib.suppress(ProtocolError):
                 rid = request_id(unpack_frame(frame, None)) if isinstance(frame, bytes) else None
             message = decode_client(frame, self.config.max_frame)
+            act = isinstance(message, m.Act)
             if isinstance(message, m.Hello):
                 await self._on_hello(conn, message)
             else:
@@ -422,9 +496,8 @@ class CardaviaServer:
             )
             self._error(conn, rid, "internal_error", "the request failed on the server")
         else:
-            return
-        finally:
-            self.metrics.action_latency.observe(time.perf_counter() - started)
+            if act:  # an accepted move: every recipient's delta is queued
+                self.metrics.action_latency.observe(time.perf_counter() - started)
 
     def _error(
         self, conn: Connection, rid: int | None, code: str, message: str, reason: str | None = None
@@ -477,7 +550,8 @@ class CardaviaServer:
         if conn.session:
             raise ProtocolError("invalid_field", "hello was already sent on this connection")
         conn.name, conn.lang = msg.name, msg.lang
-        await self._handshake(conn, msg)
+        with conn.handshake():
+            await self._handshake(conn, msg)
 
     async def _handshake(self, conn: Connection, msg: m.Hello) -> None:
         session = None

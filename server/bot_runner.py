@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import time
 from collections.abc import Sequence
 from typing import Any
+
+from prometheus_client import Histogram
 
 from cardavia.bots.base import Bot
 from cardavia.games.engine import Action
@@ -24,7 +27,9 @@ def _choose(bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> Action:
 class BotRunner:
     INLINE_LEVELS = frozenset({"random", "basic"})
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, think_seconds: Histogram | None = None) -> None:
+        """``think_seconds``: a histogram by bot level that gets each decision's time."""
+        self._think_seconds = think_seconds
         self._pool: concurrent.futures.Executor
         if workers > 0:
             self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
@@ -32,10 +37,15 @@ class BotRunner:
             self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
 
     async def choose(self, bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        started = time.perf_counter()
         if bot.level in self.INLINE_LEVELS:
-            return bot.choose(view, legal)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _choose, bot, view, list(legal))
+            action = bot.choose(view, legal)
+        else:
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self._pool, _choose, bot, view, list(legal))
+        if self._think_seconds is not None:  # a worker's time includes its queue: what a room waits
+            self._think_seconds.labels(bot.level).observe(time.perf_counter() - started)
+        return action
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

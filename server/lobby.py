@@ -165,6 +165,14 @@ class LobbyStore(ABC):
         """``room`` now runs on ``node``; its adoption lease ends, so that if ``node``
         dies too, another node may adopt the room at once."""
 
+    @abstractmethod
+    async def release_lease(self, room: str, node: str) -> None:
+        """End ``node``'s lease on ``room`` without moving it (a lease another node holds stays)."""
+
+    @abstractmethod
+    async def forget_room(self, room: str, node: str) -> None:
+        """Take ``room`` off the rooms of ``node`` once the lobby no longer has it (its entry expired)."""
+
 
 class MemoryLobby(LobbyStore):
     """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
@@ -300,3 +308,10 @@ class MemoryLobby(LobbyStore):
         self._leases.pop(room, None)
         if room in self._rooms:
             self._rooms[room].node = node
+
+    async def release_lease(self, room: str, node: str) -> None:
+        if self._leases.get(room, ("", 0.0))[0] == node:
+            del self._leases[room]
+
+    async def forget_room(self, room: str, node: str) -> None:
+        """Nothing to do: the rooms of a node are read from the entries, so this one is listed nowhere."""

@@ -52,6 +52,12 @@ def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     return call
 
 
+# KEYS[1] a room's lease; ARGV[1] the node ending its own lease (another node's stays).
+_RELEASE: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 # KEYS[1] room document, KEYS[2] open set of its game; ARGV session, name. Returns seat or an error word.
 _CLAIM: Final = """
 local raw = redis.call('GET', KEYS[1])
@@ -167,6 +173,7 @@ class RedisLobby(LobbyStore):
         self._quick = self.redis.register_script(_QUICK)
         self._update = self.redis.register_script(_UPDATE)
         self._append = self.redis.register_script(_APPEND)
+        self._release = self.redis.register_script(_RELEASE)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -351,6 +358,13 @@ class RedisLobby(LobbyStore):
         entry.node = node
         await self.redis.set(self._key("room", room), json.dumps(dataclasses.asdict(entry)), keepttl=True)
         await self.redis.delete(self._key("lease", room))
+
+    async def release_lease(self, room: str, node: str) -> None:
+        await self._release(keys=[self._key("lease", room)], args=[node])
+
+    async def forget_room(self, room: str, node: str) -> None:
+        if not await self.redis.exists(self._key("room", room)):
+            await self.redis.srem(self._key("node_rooms", node), room)
 
 
 for _name, _method in list(vars(RedisLobby).items()):

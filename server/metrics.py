@@ -13,13 +13,13 @@ class Metrics:
         self.actions = Counter("cardavia_actions_total", "Actions applied", ["game"], registry=self.registry)
         self.action_latency = Histogram(
             "cardavia_action_seconds",
-            "Time from receiving an action to queuing every recipient's delta",
+            "Time from receiving an accepted act to queuing every recipient's delta (journal write included)",
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25),
             registry=self.registry,
         )
         self.bot_think = Histogram(
             "cardavia_bot_think_seconds",
-            "Bot decision time",
+            "Time a bot takes to choose a move, by level (a worker's queue included)",
             ["level"],
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,

@@ -135,6 +135,7 @@ class Room:
         self._on_finish = on_finish
         self._on_change = on_change
         self._tasks: set[asyncio.Task[None]] = set()
+        self._frozen = False
         self._journal = journal
         self._backlog: list[tuple[int, dict[str, Any]]] = []
         self._flushing = asyncio.Lock()
@@ -181,6 +182,7 @@ class Room:
         else:
             for frame in missed:
                 conn.send(frame)
+        self._tell_waiting(but=seat)
         self._changed()
         if self.finished and self.last_result is not None:
             conn.send(self.last_result)  # came back after the end: tell how it ended
@@ -212,6 +214,7 @@ class Room:
         slot.conn = None
         if self.state is None:
             self.seats[seat] = SeatSlot()
+            self._tell_waiting(but=seat)
         else:
             self._bot_takes_over(seat)
         self._changed()
@@ -359,7 +362,7 @@ class Room:
     async def _bot_move(self, seat: int, version: int, *, auto: bool = False) -> None:
         if self._bot_delay:
             await asyncio.sleep(self._bot_delay)
-        if self.version != version or self.state is None:
+        if self.version != version or self.state is None or self._frozen:
             return
         slot = self.seats[seat]
         bot = slot.bot or self._make_bot(self.entry.game, "basic", f"{self.id}/{seat}/timer")
@@ -372,7 +375,7 @@ class Room:
         if not legal:
             return
         action = await self._runner.choose(bot, self.state.view(seat), legal)
-        if self.version != version:  # a person moved (or the timer did) while the bot thought
+        if self.version != version or self._frozen:  # a person moved (or the timer did) meanwhile
             return
         if not auto and not slot.played_by_bot:  # the player came back while the bot waited
             if slot.conn is not None:
@@ -501,6 +504,17 @@ class Room:
             self._turn_started()
 
     # ------------------------------------------------------------ plumbing
+    def _tell_waiting(self, but: int) -> None:
+        """Before the game, a fresh snapshot (its room info names who sits where) to
+        everyone else in the room, so an owner sees people arrive and leave."""
+        if self.state is not None or self.finished:
+            return
+        for index, slot in enumerate(self.seats):
+            if index != but and slot.conn is not None:
+                self._snapshot(index)
+        for conn in list(self.spectators):
+            self._snapshot(None, conn)
+
     def snapshot_for(self, seat: int | None, conn: Sink) -> None:
         """A fresh snapshot (resync) for a seat's connection or a spectator."""
         self._snapshot(seat, conn)
@@ -525,6 +539,9 @@ class Room:
             self._on_change(self)
 
     def _spawn(self, coro: Any) -> None:
+        if self._frozen:  # a frozen room schedules no bot move, timer or grace period
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -534,7 +551,18 @@ class Room:
         if not task.cancelled() and task.exception() is not None:
             log.error("event=task_failed room=%s", self.id, exc_info=task.exception())
 
+    def freeze(self) -> None:
+        """No move starts from now on (its node is going down, and another node may adopt the
+        room); one already under way still completes, journal first, so no move is half made."""
+        self._frozen = True
+
+    async def settle(self) -> None:
+        """Until the move under way, if any, has completed (journal write included)."""
+        async with self._lock:
+            pass
+
     def close(self) -> None:
+        self.freeze()
         for task in list(self._tasks):
             task.cancel()
         self.entry.state = "closed"

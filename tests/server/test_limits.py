@@ -82,6 +82,8 @@ async def test_out_of_turn_and_illegal_moves_change_nothing(url: str) -> None:
     await bo.hello()
     await bo.send(bo.req.join(room=snapshot.room.room))
     await bo.expect(m.Snapshot)
+    arrived: m.Snapshot = await anna.expect(m.Snapshot)  # Bo sat down
+    assert arrived.view == {}
     await anna.send(anna.req.start())
     anna_view: m.Snapshot = await anna.expect(m.Snapshot)
     await bo.expect(m.Snapshot)

@@ -243,3 +243,19 @@ async def test_a_bot_level_the_game_lacks_is_refused(url: str, monkeypatch: pyte
     assert "bot_level" in error.message
     await anna.send(m.CreateRoom(id=3, game="scopa", humans=1, bot_level="random"))
     await anna.expect(m.Snapshot)
+
+
+async def test_people_waiting_in_a_room_see_others_arrive_and_leave(url: str) -> None:
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room("doudizhu", humans=3))
+    made: m.Snapshot = await anna.expect(m.Snapshot)
+    assert [s.get("name") for s in made.room.seats] == ["Anna", None, None]
+    await bo.send(bo.req.join(room=made.room.room))
+    await bo.expect(m.Snapshot)
+    arrived: m.Snapshot = await anna.expect(m.Snapshot)
+    assert [s.get("name") for s in arrived.room.seats] == ["Anna", "Bo", None]
+    await bo.send(bo.req.leave())
+    left: m.Snapshot = await anna.expect(m.Snapshot)
+    assert [s.get("name") for s in left.room.seats] == ["Anna", None, None]

@@ -1,0 +1,226 @@
+"""Which node rebuilds a room whose node stopped, and what happens to rooms nobody can rebuild.
+
+The lobby is prepared by hand as a node that stopped left it (its rooms, their
+journals, its heartbeat gone), then a live node (in this process) meets it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from cardavia.games.registry import get_game
+from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.lobby_redis import RedisLobby
+from tests.server.test_lobby import REDIS_URL
+
+GONE = "node-gone"
+"""A node whose heartbeat has expired."""
+
+
+@pytest.fixture
+async def lobby() -> AsyncIterator[RedisLobby]:
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    store = RedisLobby(REDIS_URL, prefix=prefix)
+    await store.register_node(GONE, "ws://gone.example/", 0.001)  # known to the lobby, and dead
+    yield store
+    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
+    if keys:
+        await store.redis.delete(*keys)
+    await store.close()
+
+
+@pytest.fixture
+def node(config: ServerConfig, lobby: RedisLobby) -> ServerConfig:
+    return dataclasses.replace(
+        config,
+        redis_url=REDIS_URL,
+        redis_prefix=lobby.prefix,
+        node_id="node-a",
+        heartbeat_seconds=0.05,
+        node_ttl=0.5,
+    )
+
+
+@pytest.fixture
+async def servers() -> AsyncIterator[list[CardaviaServer]]:
+    """Servers a test starts; shut down and disconnected afterwards."""
+    started: list[CardaviaServer] = []
+    yield started
+    for srv in started:
+        await srv.shutdown()
+        assert isinstance(srv.lobby, RedisLobby)
+        await srv.lobby.close()
+
+
+async def _start(servers: list[CardaviaServer], srv: CardaviaServer) -> CardaviaServer:
+    servers.append(srv)
+    await srv.start()
+    return srv
+
+
+async def _eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    for _ in range(500):
+        if await check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never: {what}")
+
+
+async def _journaled_room(lobby: RedisLobby, room: str, owner: str, *, finished: bool) -> None:
+    """A Briscola room of ``owner``: Anna against a bot, with a journal of random moves
+    (the whole match when ``finished``, else its first four)."""
+    game = get_game("briscola")
+    options = game.options({})
+    seed = f"{room}/0/seed"
+    entry = RoomEntry(
+        room, room[-5:].upper(), "briscola", "napoletane", options, False,
+        [SeatEntry("human", "Anna", "s-anna"), SeatEntry()], 1, "random",
+    )  # fmt: skip
+    entry.node, entry.state = owner, "playing"
+    await lobby.create_room(entry)
+    seats = [
+        {"kind": "human", "name": "Anna", "session": "s-anna", "bot": None},
+        {"kind": "bot", "name": "Bot 2 (random)", "session": None, "bot": "random"},
+    ]
+    await lobby.save_match(room, {"seed": seed, "options": options, "seats": seats, "matches": 0})
+    state, rng = game.new(options, seed), random.Random(room)
+    index = 0
+    while not state.is_over and (finished or index < 4):
+        seat = state.to_move
+        assert seat is not None
+        action = rng.choice(state.legal_actions(seat))
+        await lobby.append_action(room, index, {"seat": seat, **action.to_data()})
+        state, _ = state.apply(action, seat=seat)
+        index += 1
+
+
+async def test_a_finished_room_adopted_from_a_stopped_node_closes_after_the_grace_period(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    await _journaled_room(lobby, "r-done000001", GONE, finished=True)
+    srv = await _start(servers, CardaviaServer(dataclasses.replace(node, grace_seconds=0.3)))
+    await _eventually(lambda: _in(srv, "r-done000001"), "the finished room was adopted")
+    assert srv.rooms["r-done000001"].finished
+    await _eventually(lambda: _gone(srv, lobby, "r-done000001"), "nobody came back, and the room was dropped")
+    assert await lobby.rooms_of("node-a") == []
+
+
+async def _in(srv: CardaviaServer, room: str) -> bool:
+    return room in srv.rooms
+
+
+async def _gone(srv: CardaviaServer, lobby: RedisLobby, room: str) -> bool:
+    return room not in srv.rooms and await lobby.get_room(room) is None
+
+
+@pytest.mark.parametrize("owner", [GONE, "node-a"], ids=["a-stopped-node", "this-node-restarted"])
+async def test_a_listed_room_whose_entry_expired_is_dropped_from_the_nodes_rooms(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer], owner: str
+) -> None:
+    await _journaled_room(lobby, "r-expired001", owner, finished=True)
+    await _journaled_room(lobby, "r-playing001", owner, finished=False)
+    await lobby.redis.delete(lobby.prefix + "room:r-expired001")  # what its TTL does after an hour
+    srv = await _start(servers, CardaviaServer(node))
+    await _eventually(lambda: _in(srv, "r-playing001"), "the room in play was rebuilt")
+
+    async def forgotten() -> bool:
+        return "r-expired001" not in await lobby.rooms_of(owner)
+
+    await _eventually(forgotten, f"the expired room left the rooms of {owner}")
+    assert await lobby.rooms_of("node-a") == ["r-playing001"]
+    assert "r-expired001" not in srv.rooms
+    assert await lobby.take_lease("r-expired001", "node-c", 30.0)  # nobody keeps trying it
+
+
+async def test_a_room_that_moved_after_it_was_listed_stays_where_it_went(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    """Another adopter moved the room between this node's reading of the list and its lease."""
+    await lobby.register_node("node-b", "ws://b.example/", 30.0)
+    await _journaled_room(lobby, "r-a-moved001", GONE, finished=False)
+    await _journaled_room(lobby, "r-b-orphan01", GONE, finished=False)
+    await lobby.move_room("r-a-moved001", "node-b")
+    await lobby.redis.sadd(lobby.prefix + "node_rooms:" + GONE, "r-a-moved001")  # the list as read before
+    srv = await _start(servers, CardaviaServer(node))
+    # the list is taken in order: once the second room is here, the first was decided
+    await _eventually(lambda: _in(srv, "r-b-orphan01"), "the orphan was adopted")
+    assert "r-a-moved001" not in srv.rooms
+    entry = await lobby.get_room("r-a-moved001")
+    assert entry is not None
+    assert entry.node == "node-b"
+    assert await lobby.take_lease("r-a-moved001", "node-c", 30.0)  # its lease was given back
+
+
+class ComesBack(RedisLobby):
+    """A lobby in which ``node`` starts heartbeating again just as the room's lease is taken."""
+
+    def __init__(self, url: str, *, prefix: str, node: str) -> None:
+        super().__init__(url, prefix=prefix)
+        self.node = node
+        self.released: list[str] = []
+
+    async def take_lease(self, room: str, node: str, ttl: float) -> bool:
+        await self.register_node(self.node, "ws://back.example/", 30.0)
+        return await super().take_lease(room, node, ttl)
+
+    async def release_lease(self, room: str, node: str) -> None:
+        self.released.append(room)
+        await super().release_lease(room, node)
+
+
+async def test_a_node_that_comes_back_while_its_room_is_being_taken_keeps_it(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    """The node restarted under its id and rebuilt the room from its journal meanwhile."""
+    await _journaled_room(lobby, "r-back000001", GONE, finished=False)
+    racing = ComesBack(REDIS_URL, prefix=lobby.prefix, node=GONE)
+    srv = await _start(servers, CardaviaServer(node, lobby=racing))
+
+    async def released() -> bool:
+        return "r-back000001" in racing.released
+
+    await _eventually(released, "the lease was given back")
+    assert "r-back000001" not in srv.rooms
+    assert await lobby.rooms_of(GONE) == ["r-back000001"]
+
+
+@pytest.mark.parametrize("holder_moves_it", [False, True], ids=["holder-gives-up", "holder-moves-it"])
+async def test_a_restarted_node_waits_for_a_lease_another_node_holds(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer], holder_moves_it: bool
+) -> None:
+    """node-b began adopting the room when node-a came back: whichever ends with it, one does."""
+    await _journaled_room(lobby, "r-leased0001", "node-a", finished=False)
+    assert await lobby.take_lease("r-leased0001", "node-b", 30.0)
+    srv = CardaviaServer(node)
+    starting = asyncio.create_task(_start(servers, srv))
+    await asyncio.sleep(0.3)
+    assert not starting.done()  # it does not serve without the room, nor with it twice
+    if holder_moves_it:
+        await lobby.move_room("r-leased0001", "node-b")
+    else:
+        await lobby.release_lease("r-leased0001", "node-b")
+    await starting
+    assert ("r-leased0001" in srv.rooms) is not holder_moves_it
+    entry = await lobby.get_room("r-leased0001")
+    assert entry is not None
+    assert entry.node == ("node-b" if holder_moves_it else "node-a")
+
+
+async def test_a_journal_that_does_not_replay_stops_no_other_adoption(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    await _journaled_room(lobby, "r-a-broken01", GONE, finished=False)
+    await _journaled_room(lobby, "r-b-intact01", GONE, finished=False)
+    await lobby.redis.rpush(lobby.prefix + "actions:r-a-broken01", '{"seat": 0, "play": "ZZ"}')
+    srv = await _start(servers, CardaviaServer(node))
+    await _eventually(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted")
+    assert "r-a-broken01" not in srv.rooms
+    assert not await lobby.take_lease("r-a-broken01", "node-c", 30.0)  # tried again when the lease ends

@@ -1,0 +1,73 @@
+"""What /metrics says a node did: each series counts what its name and help say."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from tests.server.conftest import Client, client
+
+
+async def _samples(server: CardaviaServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the node's /metrics, by name and labels."""
+
+    def get() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=5) as response:
+            body: bytes = response.read()
+            return body.decode()
+
+    text = await asyncio.to_thread(get)
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def _record(server: CardaviaServer, result: m.MatchResult) -> dict[str, Any]:
+    path = Path(server.config.records_dir) / f"{result.record}.jsonl"
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record
+
+
+def _moves(record: dict[str, Any], seat: int) -> int:
+    return sum(1 for deal in record["deals"] for a in deal["actions"] if a["seat"] == seat)
+
+
+async def _play_against_a_bot(url: str) -> tuple[Client, m.MatchResult]:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    return anna, await anna.play_until_over(random.Random(11))
+
+
+async def test_each_bot_decision_is_timed_under_its_level(server: CardaviaServer, url: str) -> None:
+    _, result = await _play_against_a_bot(url)
+    bot_moves = _moves(_record(server, result), 1)
+    assert bot_moves > 0
+    samples = await _samples(server)
+    assert samples[("cardavia_bot_think_seconds_count", (("level", "random"),))] == bot_moves
+    assert samples[("cardavia_bot_think_seconds_sum", (("level", "random"),))] > 0
+
+
+async def test_action_seconds_times_accepted_moves_and_nothing_else(server: CardaviaServer, url: str) -> None:
+    anna, result = await _play_against_a_bot(url)
+    await anna.send(m.GetCatalogue(id=50))
+    await anna.expect(m.Catalogue)
+    await anna.send(m.ListRooms(id=51))
+    await anna.expect(m.Rooms)
+    await anna.send(anna.req.act({"play": "AC"}))  # the match is over: refused
+    refused: m.Error = await anna.expect(m.Error)
+    assert refused.code == "game_over"
+    moves = _moves(_record(server, result), 0)
+    samples = await _samples(server)
+    assert samples[("cardavia_action_seconds_count", ())] == moves
+    assert samples[("cardavia_actions_total", (("game", "briscola"),))] == moves
