@@ -104,18 +104,24 @@ def free_port() -> int:
         return port
 
 
+def server_config(tmp_path: Path, **changes: Any) -> ServerConfig:
+    """A test server's settings: any free port, instant bots, no rate limit to speak of."""
+    settings: dict[str, Any] = {
+        "port": 0,
+        "records_dir": str(tmp_path / "records"),
+        "bot_delay": 0.0,
+        "bot_workers": 0,
+        "rate_per_second": 10_000.0,
+        "rate_burst": 10_000,
+        "grace_seconds": 0.5,
+        "ping_interval": 0.0,
+    }
+    return ServerConfig(**{**settings, **changes})
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> ServerConfig:
-    return ServerConfig(
-        port=0,
-        records_dir=str(tmp_path / "records"),
-        bot_delay=0.0,
-        bot_workers=0,
-        rate_per_second=10_000.0,
-        rate_burst=10_000,
-        grace_seconds=0.5,
-        ping_interval=0.0,
-    )
+    return server_config(tmp_path)
 
 
 @pytest.fixture

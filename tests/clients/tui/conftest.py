@@ -7,20 +7,11 @@ from pathlib import Path
 import pytest
 
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import server, url
+from tests.server.conftest import server, server_config, url
 
 __all__ = ["config", "server", "url"]
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> ServerConfig:
-    return ServerConfig(
-        port=0,
-        records_dir=str(tmp_path / "records"),
-        bot_delay=0.01,
-        bot_workers=0,
-        rate_per_second=10_000.0,
-        rate_burst=10_000,
-        grace_seconds=0.5,
-        ping_interval=0.0,
-    )
+    return server_config(tmp_path, bot_delay=0.01)
