@@ -40,11 +40,7 @@ class DealSummaryScreen(Modal[None]):
 
     def compose(self) -> ComposeResult:
         with self.box("wide"):
-            yield Label(self.breakdown.title, classes="title")
-            yield Static(breakdown_table(self.breakdown))
-            for note in self.breakdown.notes:
-                yield Label(note)
-            yield Label("enter: continue", classes="hint")
+            yield from _breakdown(self.breakdown, "enter: continue")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -66,13 +62,18 @@ class MatchSummaryScreen(Modal[Next | None]):
 
     def compose(self) -> ComposeResult:
         with self.box("wide"):
-            yield Label(self.breakdown.title, classes="title")
-            yield Static(breakdown_table(self.breakdown))
-            for note in self.breakdown.notes:
-                yield Label(note)
-            yield Label(
-                "r: rematch · l: back to the lobby · q: quit · escape: look at the table", classes="hint"
+            yield from _breakdown(
+                self.breakdown, "r: rematch · l: back to the lobby · q: quit · escape: look at the table"
             )
 
     def action_next(self, choice: str) -> None:
         self.dismiss(choice if choice in ("rematch", "lobby", "quit") else None)  # type: ignore[arg-type]
+
+
+def _breakdown(breakdown: Breakdown, hint: str) -> ComposeResult:
+    """A summary's body: title, scoring table, notes and the keys that lead on."""
+    yield Label(breakdown.title, classes="title")
+    yield Static(breakdown_table(breakdown))
+    for note in breakdown.notes:
+        yield Label(note)
+    yield Label(hint, classes="hint")
