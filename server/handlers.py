@@ -1,0 +1,288 @@
+"""What each request after ``hello`` does: catalogue, listings, creating, joining and leaving rooms,
+redirects to the node that runs a room, and moves, chat and records.
+
+Handlers validate, ask the lobby (whose seat claims are atomic across nodes)
+and hand the rest to the room; a refusal is a ``ProtocolError``, which the
+server's read loop sends back as an ``error`` for that request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import secrets
+from typing import TYPE_CHECKING
+
+from cardavia.bots.registry import catalogue as bot_catalogue
+from cardavia.bots.registry import levels_for
+from cardavia.games.registry import GAMES, get_game
+from cardavia.games.traditions import catalogue as deck_catalogue
+from cardavia.protocol import messages as m
+from cardavia.protocol.errors import ProtocolError
+from cardavia.server.connection import Connection
+from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.room import Room, room_info
+
+if TYPE_CHECKING:
+    from cardavia.server.app import CardaviaServer
+
+
+def default_level(game: str) -> str:
+    """The level empty seats get when nobody chose one: ``basic`` where it exists."""
+    return "basic" if "basic" in levels_for(game) else "random"
+
+
+def _level(msg: m.CreateRoom | m.PlayNow, game: str) -> str:
+    """The level a request asked for, or the game's default when it named none."""
+    return msg.bot_level or default_level(game)
+
+
+class RequestHandlers:
+    """The server's request handlers, one ``_on_<type>`` method per request type."""
+
+    def __init__(self, server: CardaviaServer) -> None:
+        self.server = server
+
+    async def dispatch(self, conn: Connection, msg: m.Request) -> None:
+        """Run the handler of a request (any but hello, which the server handles itself)."""
+        if not conn.session:
+            raise ProtocolError("handshake_required", "send hello first")
+        handler = getattr(self, f"_on_{type(msg).model_fields['type'].default}")
+        result = handler(conn, msg)
+        if inspect.isawaitable(result):
+            await result
+
+    def _on_get_catalogue(self, conn: Connection, msg: m.GetCatalogue) -> None:
+        games = [
+            {"id": g.id, "name": g.name, "players": g.players, "options": dict(g.default_options)}
+            for g in GAMES.values()
+        ]
+        conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=bot_catalogue()))
+
+    async def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
+        entries = await self.server.lobby.list_open(msg.game, msg.limit)
+        conn.send(m.Rooms(id=msg.id, rooms=[room_info(e) for e in entries]))
+
+    async def _claim(self, conn: Connection, room: Room) -> None:
+        """Take a free human seat through the lobby (atomic there), then sit in it here."""
+        seat = await self.server.lobby.claim_seat(room.id, conn.session, conn.name)
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        await self._seat(conn, room, seat)
+
+    async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
+        if conn.room is not None and conn.room is not room:
+            await self._leave(conn)
+        conn.room, conn.seat = room, seat
+        room.sit(seat, conn, conn.name)
+        await self.server.lobby.save_session(
+            SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat)
+        )
+
+    async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
+        room = await self.server.new_room(
+            conn,
+            msg.game,
+            deck=msg.deck,
+            options=dict(msg.options),
+            public=msg.public,
+            humans=msg.humans,
+            bot_level=_level(msg, msg.game),
+            turn_seconds=msg.turn_seconds,
+            fill_after=msg.fill_after,
+        )
+        if msg.humans >= 1:
+            await self._claim(conn, room)
+        else:
+            conn.room = room
+            room.watch(conn)
+        if msg.fill_after is not None:
+            self.server.spawn(self._fill_later(room, msg.fill_after))
+
+    async def _fill_later(self, room: Room, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if room.state is None and room.id in self.server.rooms:
+            await self._start(room)
+
+    async def _lookup(self, room_id: str | None, code: str | None) -> RoomEntry:
+        """The lobby's entry for a room, whichever node runs it."""
+        entry = await self.server.lobby.get_room(room_id) if room_id else None
+        if entry is None and code:
+            entry = await self.server.lobby.room_by_code(code)
+        if entry is None or (
+            entry.node == self.server.config.node_id and entry.room not in self.server.rooms
+        ):
+            raise ProtocolError("unknown_room", "no room has that id or code")
+        return entry
+
+    async def _find_room(self, room_id: str | None, code: str | None) -> Room:
+        entry = await self._lookup(room_id, code)
+        room = self.server.rooms.get(entry.room)
+        if room is None:
+            raise ProtocolError("unknown_room", "that room runs on another node; join it there")
+        return room
+
+    async def _redirect(self, conn: Connection, rid: int, entry: RoomEntry, seat: int) -> None:
+        """Send the client to the node that runs the room, with the seat held for it there."""
+        url = (await self.server.lobby.nodes()).get(entry.node)
+        if url is None:
+            await self.server.lobby.set_seat(entry.room, seat, SeatEntry())
+            raise ProtocolError("node_unavailable", f"the node running room {entry.room} is not reachable")
+        token = "rsv-" + secrets.token_urlsafe(18)
+        await self.server.lobby.reserve(
+            token, entry.room, seat, conn.session, self.server.config.reservation_seconds
+        )
+        conn.send(m.Redirect(id=rid, url=url, room=entry.room, reservation=token))
+
+    async def _on_join_room(self, conn: Connection, msg: m.JoinRoom) -> None:
+        if msg.reservation:
+            await self._join_reserved(conn, msg.reservation)
+            return
+        entry = await self._lookup(msg.room, msg.code)
+        if not entry.public and not msg.code:
+            raise ProtocolError("unknown_room", "a private room is joined by its code")
+        if entry.node != self.server.config.node_id:
+            seat = await self.server.lobby.claim_seat(entry.room, conn.session, conn.name)
+            await self._redirect(conn, msg.id, entry, seat)
+            return
+        room = self.server.rooms[entry.room]
+        if conn.room is room and conn.seat is not None:
+            raise ProtocolError("already_in_room", "you are already seated in this room")
+        await self._claim(conn, room)
+        await self._start_when_full(room)
+
+    async def _join_reserved(self, conn: Connection, token: str) -> None:
+        held = await self.server.lobby.take_reservation(token)
+        if held is None or held[2] != conn.session or held[0] not in self.server.rooms:
+            raise ProtocolError(
+                "bad_reservation", "that seat reservation is unknown, used, expired or not yours"
+            )
+        room, seat = self.server.rooms[held[0]], held[1]
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        await self._seat(conn, room, seat)
+        await self._start_when_full(room)
+
+    async def _start_when_full(self, room: Room) -> None:
+        """A room nobody owns (quick match) starts as soon as its seats for people are taken."""
+        if room.entry.owner is None and room.state is None and not room.entry.human_seats_free():
+            await self._start(room)
+
+    async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
+        found = await self.server.lobby.quick_match(msg.game, conn.session, conn.name)
+        if found is not None and found[0] not in self.server.rooms:
+            entry = await self.server.lobby.get_room(found[0])
+            if entry is not None:
+                await self._redirect(conn, msg.id, entry, found[1])
+                return
+        if found is not None and found[0] in self.server.rooms:
+            room, seat = self.server.rooms[found[0]], found[1]
+            room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+            await self._seat(conn, room, seat)
+            await self._start_when_full(room)
+            return
+        players = get_game(msg.game).players
+        humans = 2 if msg.game == "doudizhu" else players
+        room = await self.server.new_room(
+            conn,
+            msg.game,
+            deck=None,
+            options={},
+            public=True,
+            humans=humans,
+            bot_level=default_level(msg.game),
+            turn_seconds=None,
+        )
+        room.entry.owner = None  # nobody owns a quick-match room: it starts when full
+        await self._claim(conn, room)
+
+    async def _on_play_now(self, conn: Connection, msg: m.PlayNow) -> None:
+        room = await self.server.new_room(
+            conn,
+            msg.game,
+            deck=msg.deck,
+            options=dict(msg.options),
+            public=False,
+            humans=1,
+            bot_level=_level(msg, msg.game),
+            turn_seconds=None,
+        )
+        await self._claim(conn, room)
+        await self._start(room)
+
+    async def _start(self, room: Room) -> None:
+        await self.server.lobby.set_state(room.id, "playing")
+        await room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+
+    async def _on_start(self, conn: Connection, msg: m.Start) -> None:
+        room = self._my_room(conn)
+        if room.entry.owner != conn.session:
+            raise ProtocolError("not_room_owner", "only the room's owner may start it")
+        if room.state is not None:
+            raise ProtocolError("room_started", "the game has already started")
+        await self._start(room)
+
+    async def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
+        room = self._my_room(conn)
+        await room.rematch(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+
+    def _my_room(self, conn: Connection) -> Room:
+        if conn.room is None:
+            raise ProtocolError("not_in_room", "join or create a room first")
+        return conn.room
+
+    async def _on_leave(self, conn: Connection, msg: m.Leave) -> None:
+        self._my_room(conn)
+        await self._leave(conn)
+        conn.send(m.Left(id=msg.id))
+
+    async def _leave(self, conn: Connection) -> None:
+        room = conn.room
+        if room is None:
+            return
+        if conn.seat is not None:
+            room.leave(conn.seat)
+            if room.state is None:  # before the game the seat opens again
+                room.entry.seats[conn.seat] = SeatEntry()
+                await self.server.lobby.set_seat(room.id, conn.seat, SeatEntry())
+        room.unwatch(conn)
+        conn.room, conn.seat = None, None
+        self.server.close_if_abandoned(room)
+
+    async def _on_act(self, conn: Connection, msg: m.Act) -> None:
+        room = self._my_room(conn)
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot act")
+        await room.act(conn.seat, dict(msg.action))
+        self.server.metrics.actions.labels(room.entry.game).inc()
+
+    def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
+        room = self._my_room(conn)
+        room.snapshot_for(conn.seat, conn)
+
+    async def _on_spectate(self, conn: Connection, msg: m.Spectate) -> None:
+        room = await self._find_room(msg.room, msg.code)
+        if not room.entry.public and not msg.code:
+            raise ProtocolError("unknown_room", "a private room is watched by its code")
+        if conn.room is not None:
+            await self._leave(conn)
+        conn.room, conn.seat = room, None
+        room.watch(conn)
+
+    def _on_chat(self, conn: Connection, msg: m.Chat) -> None:
+        room = self._my_room(conn)
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate_limited", "chat is limited to about one line a second")
+        line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text)
+        for other in room.connected():
+            other.send(line)
+
+    def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
+        name = msg.record
+        if not name.replace("-", "").isalnum():
+            raise ProtocolError("unknown_record", "no record has that id")
+        path = self.server.config.records_path() / f"{name}.jsonl"
+        if not path.exists():
+            raise ProtocolError("unknown_record", "no record has that id")
+        conn.send(
+            m.RecordMessage(id=msg.id, record_id=name, record=json.loads(path.read_text(encoding="utf-8")))
+        )

@@ -1,0 +1,211 @@
+"""Node liveness and room adoption: the heartbeat, leases, reclaim before serving, re-registration.
+
+Theory of operation. A room runs on exactly one node, and the lobby lists it
+under that node's id (``RoomEntry.node``). Every ``heartbeat_seconds`` a node
+writes its heartbeat (``register_node``: alive, and reachable at its public
+URL, for the next ``node_ttl`` seconds), catches up its rooms' journals, and
+looks for rooms listed under nodes that have no heartbeat any more.
+
+Adoption. Each orphaned room has a lease in the lobby (``take_lease``, held
+for ``LEASE_SECONDS``): of all the live nodes that try, exactly one wins it.
+The list of a node's rooms may be older than the lease, so the winner reads
+the room's entry again and leaves the room (releasing the lease) if it has
+moved meanwhile or its node is alive again. Otherwise it replays the room's
+journal through the engine (``Room.restore``) and moves the room to itself,
+which ends the lease at once, so that if the adopter dies too the next node
+need not wait for it. A room whose entry has expired is dropped from the dead
+node's list, a room that never started (no journal) is deleted, and a
+finished one closes after its grace period as on the node that ran it. A
+journal that does not replay is logged and skipped; its lease runs out.
+
+Reclaim before serving. A node restarted under the same id (a rolling
+update) may come back before the others notice its heartbeat stopped, and
+then nobody adopts its rooms. So ``CardaviaServer.start`` binds the port,
+starts the heartbeat and rebuilds every room the lobby still lists under this
+node's id before it accepts a connection. It takes each room's lease like an
+adopter; while another node holds that lease it waits, and a room that node
+moved meanwhile stays there. Because this node's heartbeat is already in the
+lobby, a node that wins one of those leases later sees the owner alive and
+lets the room go.
+
+Re-registration. While the lobby is unreachable games go on in memory, and
+the heartbeat retries with a pause that doubles up to eight heartbeats. When
+the lobby answers again the node writes back the rooms the lobby lacks, every
+room's journal and its players' sessions, in case the store came back empty;
+a reclaim that the outage postponed at start-up runs then.
+
+A node going down (``CardaviaServer.shutdown``) first stops its heartbeat and
+freezes its rooms (no new move starts; one under way completes, journal
+first), since once the heartbeat expires another node may adopt them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from cardavia.server.lobby import LobbyUnavailable, SessionEntry
+
+if TYPE_CHECKING:
+    from cardavia.server.app import CardaviaServer
+
+log = logging.getLogger("cardavia.server")
+
+LEASE_SECONDS = 30.0
+"""How long a node may take to rebuild a room it won the lease on before another node may try."""
+
+
+class NodeKeeper:
+    """Keeps one server's node alive in the lobby and brings rooms to it: its own after a restart,
+    and those of nodes that died."""
+
+    def __init__(self, server: CardaviaServer) -> None:
+        self.server = server
+        self.reclaimed = (
+            False  # this node's rooms from its last run are back (the lobby may be down at start)
+        )
+        self._reclaiming = asyncio.Lock()
+
+    async def heartbeat(self) -> None:
+        """Tell the lobby this node is alive, catch up journals, and adopt rooms of nodes that died.
+
+        While the lobby is unreachable the node retries with a growing pause; when
+        it answers again, the node writes back its rooms, players and journals, in
+        case the store came back empty.
+        """
+        failures = 0
+        while True:
+            try:
+                await self.server.lobby.register_node(
+                    self.server.config.node_id, self.server.public_url, self.server.config.node_ttl
+                )
+                if failures:
+                    await self._reregister()
+                    log.info(
+                        "event=lobby_back node=%s after_failures=%s", self.server.config.node_id, failures
+                    )
+                failures = 0
+                for room in list(self.server.rooms.values()):
+                    try:
+                        await room.flush()
+                    except LobbyUnavailable:
+                        raise
+                    except Exception:  # one room's fault must not stop the heartbeat of all
+                        log.exception("event=journal_flush_failed room=%s", room.id)
+                if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
+                    await self.reclaim_own_rooms()
+                await self._adopt_orphans()
+            except LobbyUnavailable as exc:  # games go on in memory
+                failures += 1
+                log.warning(
+                    "event=lobby_unreachable node=%s failures=%s error=%s",
+                    self.server.config.node_id,
+                    failures,
+                    exc,
+                )
+            pause = self.server.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
+            await asyncio.sleep(pause)
+
+    async def _reregister(self) -> None:
+        """Write this node's rooms, their journals and its players' sessions back into the lobby."""
+        lobby = self.server.lobby
+        for room in list(self.server.rooms.values()):
+            if await lobby.get_room(room.id) is None:
+                await lobby.create_room(room.entry.copy())
+                if room.entry.state != "waiting":
+                    await lobby.set_state(room.id, room.entry.state)
+            await room.rejournal()
+        for conn in list(self.server.connections):
+            if conn.session:
+                seat_room = conn.room.id if conn.room is not None else None
+                await lobby.save_session(
+                    SessionEntry(conn.session, conn.name, conn.token_hash, seat_room, conn.seat)
+                )
+
+    async def _adopt_orphans(self) -> None:
+        """Rebuild here the rooms of nodes whose heartbeat stopped; a lease makes one node win each."""
+        lobby = self.server.lobby
+        alive = await lobby.nodes()
+        for node in await lobby.known_nodes():
+            if node in alive or node == self.server.config.node_id:
+                continue
+            for room_id in await lobby.rooms_of(node):
+                if room_id in self.server.rooms or not await lobby.take_lease(
+                    room_id, self.server.config.node_id, LEASE_SECONDS
+                ):
+                    continue
+                await self._adopt(room_id, node)
+
+    async def reclaim_own_rooms(self) -> None:
+        """Rebuild the rooms the lobby still lists under this node's id (before serving).
+
+        A node restarted under the same id (a rolling update) may come back before
+        the others see its heartbeat stop, and then nobody else adopts its rooms. Its
+        heartbeat goes into the lobby first, so a node that takes one of their leases
+        later sees it alive and leaves the room; one that took a lease earlier holds
+        it, and this node waits for it: a room that node moved stays there.
+        """
+        lobby = self.server.lobby
+        node = self.server.config.node_id
+        async with self._reclaiming:
+            try:
+                await lobby.register_node(node, self.server.public_url, self.server.config.node_ttl)
+                for room_id in await lobby.rooms_of(node):
+                    if room_id not in self.server.rooms and await self._wait_for_lease(room_id):
+                        await self._adopt(room_id, node)
+            except LobbyUnavailable as exc:  # the heartbeat tries again once the lobby is back
+                log.warning("event=reclaim_postponed node=%s error=%s", node, exc)
+                return
+            self.reclaimed = True
+
+    async def _wait_for_lease(self, room_id: str) -> bool:
+        """This node's lease on one of its rooms, waited for while another node holds it;
+        False if the room is gone or that node moved it meanwhile."""
+        lobby = self.server.lobby
+        node = self.server.config.node_id
+        while not await lobby.take_lease(room_id, node, LEASE_SECONDS):
+            entry = await lobby.get_room(room_id)
+            if entry is None or entry.node != node:
+                return False
+            await asyncio.sleep(self.server.config.heartbeat_seconds / 2)
+        return True
+
+    async def _adopt(self, room_id: str, owner: str) -> None:
+        """Rebuild a room listed under ``owner`` from its journal; this node holds its lease.
+
+        The list may be older than the lease: if the room has moved since, or
+        ``owner`` (another node) is alive again, the room is left to them.
+        """
+        lobby = self.server.lobby
+        me = self.server.config.node_id
+        entry = await lobby.get_room(room_id)
+        if entry is None:  # expired: drop it from the list, or every lease would try it again
+            await lobby.forget_room(room_id, owner)
+            await lobby.release_lease(room_id, me)
+            return
+        if entry.node != owner or (owner != me and owner in await lobby.nodes()):
+            await lobby.release_lease(room_id, me)
+            return
+        journal = await lobby.load_match(room_id)
+        if journal is None:  # never started: nothing to play on
+            await lobby.delete_room(room_id)
+            await lobby.release_lease(room_id, me)
+            return
+        started = time.perf_counter()
+        entry.node = me
+        try:
+            room = self.server.make_room(entry)
+            room.restore(*journal)
+        except Exception:  # one journal that does not replay must not stop every other adoption
+            log.exception("event=adoption_failed room=%s from=%s", room_id, owner)  # its lease runs out
+            return
+        self.server.rooms[room_id] = room
+        await lobby.move_room(room_id, me)
+        log.info(
+            "event=room_adopted room=%s from=%s actions=%s seconds=%.3f",
+            room_id, owner, len(journal[1]), time.perf_counter() - started,
+        )  # fmt: skip
+        if room.finished:  # nobody may come back for it: it goes the way of every finished room
+            self.server.close_if_abandoned(room)
