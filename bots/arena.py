@@ -9,6 +9,12 @@ figures do not depend on how many workers ran them, only the timings do.
 
 Decision times are wall-clock (``time.perf_counter``) around each ``choose``
 with two or more legal actions; a forced move is not a decision.
+
+In a game whose deals give seats roles (the Dou Dizhu landlord and its two
+peasants) the arena also reports each bot's deal points by role and by who
+sat on the other side, read from the deal's score (``deal_roles``): a bot's
+figure as a peasant against the other bot's landlord is then never mixed
+with deals it played against itself.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +73,17 @@ class MatchOutcome:
     winner: int | None
     deal_points: list[list[int]]
     times: list[list[float]]
+    deal_roles: list[tuple[str, ...]] = field(default_factory=list)
+    """Each deal's role of every seat, in games whose deals give seats roles (else empty)."""
+
+
+def deal_roles(score: Mapping[str, Any], players: int) -> tuple[str, ...] | None:
+    """Every seat's role in a deal whose score names a landlord (Dou Dizhu); None in other games."""
+    detail = score.get("detail")
+    landlord = detail.get("landlord") if isinstance(detail, Mapping) else None
+    if not isinstance(landlord, int):
+        return None
+    return tuple("landlord" if seat == landlord else "peasant" for seat in range(players))
 
 
 def play_one(spec: MatchSpec) -> MatchOutcome:
@@ -85,8 +102,10 @@ def play_one(spec: MatchSpec) -> MatchOutcome:
         state, _ = state.apply(action, seat=seat)
     result = state.result
     assert result is not None
-    deals = [list(d.score["points"]) for d in state.log if d.score is not None]
-    return MatchOutcome(tuple(str(b) for b in spec.seats), result.scores, result.winner, deals, times)
+    scores = [d.score for d in state.log if d.score is not None]
+    deals = [list(score["points"]) for score in scores]
+    roles = [r for score in scores if (r := deal_roles(score, game.players)) is not None]
+    return MatchOutcome(tuple(str(b) for b in spec.seats), result.scores, result.winner, deals, times, roles)
 
 
 def arrangements(players: int) -> list[tuple[int, ...]]:
@@ -186,6 +205,8 @@ class HeadToHead:
     scores: dict[str, list[float]] = field(default_factory=dict)
     deal_margins: list[float] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    roles: dict[RoleKey, list[float]] = field(default_factory=dict)
+    """Deal points by (bot, role, the bots on the other side): one figure per deal (``role_samples``)."""
 
     @property
     def points(self) -> float:
@@ -199,6 +220,32 @@ class HeadToHead:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson(self.points, self.games)
+
+    @property
+    def deals_won(self) -> float:
+        """Deals in which ``a`` gained more than ``b``, plus half the even ones."""
+        return sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in self.deal_margins)
+
+
+RoleKey = tuple[str, str, str]
+"""(bot, role, the bots on the other side joined by '+', sorted)."""
+
+
+def role_samples(
+    seats: Sequence[str], roles: Sequence[str], points: Sequence[int]
+) -> Iterator[tuple[RoleKey, float]]:
+    """One deal's figures by role: for each bot and role it held, its points (mean over its seats).
+
+    Seats of one bot in one role score alike (two peasants share a score), so
+    a deal gives one figure per bot and role, keyed by who sat on the other
+    side: a peasant's other side is the landlord, a landlord's the peasants.
+    """
+    for bot in dict.fromkeys(seats):
+        for role in dict.fromkeys(roles):
+            mine = [s for s in range(len(seats)) if seats[s] == bot and roles[s] == role]
+            if mine:
+                other = "+".join(sorted(seats[s] for s in range(len(seats)) if roles[s] != role))
+                yield (bot, role, other), statistics.fmean(points[s] for s in mine)
 
 
 def _sides(outcome: MatchOutcome, a: str) -> tuple[list[int], list[int]]:
@@ -236,6 +283,9 @@ def head_to_head(outcomes: Sequence[MatchOutcome], a: str, b: str) -> HeadToHead
             tally.deal_margins.append(
                 statistics.fmean(points[s] for s in mine) - statistics.fmean(points[s] for s in theirs)
             )
+        for points, roles in zip(outcome.deal_points, outcome.deal_roles, strict=False):
+            for key, value in role_samples(outcome.seats, roles, points):
+                tally.roles.setdefault(key, []).append(value)
         for seat, times in enumerate(outcome.times):
             tally.times[outcome.seats[seat]].extend(times)
     return tally
@@ -255,6 +305,27 @@ def describe(tally: HeadToHead) -> list[str]:
         f"  deal points per deal ({a} - {b}): {margin:+.2f} +/- {half:.2f} "
         f"over {len(tally.deal_margins)} deals",
     ]
+    if len(tally.deal_margins) > tally.games:
+        deals = len(tally.deal_margins)
+        low, high = wilson(tally.deals_won, deals)
+        lines.append(
+            f"  deals won by {a}: {100 * tally.deals_won / deals:.1f}% "
+            f"(95% CI {100 * low:.1f}-{100 * high:.1f}%) of {deals}"
+        )
+    if tally.roles:
+        lines.append("  deal points by role, one figure per deal (95% CI):")
+
+        def order(key: RoleKey) -> tuple[bool, str, int]:
+            bot, role, other = key
+            return (bot != a, role, other.split("+").count(bot))
+
+        for key in sorted(tally.roles, key=order):
+            bot, role, other = key
+            mean, spread = mean_interval(tally.roles[key])
+            lines.append(
+                f"    {bot} as {role} against {other}: {mean:+.2f} +/- {spread:.2f} "
+                f"over {len(tally.roles[key])} deals"
+            )
     for name in (a, b):
         times = tally.times[name]
         lines.append(

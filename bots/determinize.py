@@ -188,9 +188,17 @@ class Determinizer:
 
 
 # ------------------------------------------------------------------ Scopa
+def view_seat(view: View) -> int:
+    """The seat whose view this is; a spectator's view has no hand to determinize from."""
+    seat = view.get("seat")
+    if not isinstance(seat, int):
+        raise DeterminizeError("a spectator's view cannot be determinized: it has no hand")
+    return seat
+
+
 def scopa_hidden(view: View) -> HiddenPlaces:
     """Unseen: the deck minus own hand, table and both piles; they fill the other hand and the stock."""
-    seat = _seat(view)
+    seat = view_seat(view)
     seen = set(cards_of(view["hand"])) | set(cards_of(view["table"]))
     for pile in view["captured"]:
         seen.update(cards_of(pile))
@@ -200,7 +208,7 @@ def scopa_hidden(view: View) -> HiddenPlaces:
 
 
 def scopa_build(view: View, placed: Mapping[str, list[Card]]) -> State[Any]:
-    seat = _seat(view)
+    seat = view_seat(view)
     hands = ["", ""]
     hands[seat] = format_cards(cards_of(view["hand"]))
     hands[1 - seat] = format_cards(placed["hand"])
@@ -228,7 +236,7 @@ def scopa_build(view: View, placed: Mapping[str, list[Card]]) -> State[Any]:
 # --------------------------------------------------------------- Briscola
 def briscola_hidden(view: View) -> HiddenPlaces:
     """Unseen: the deck minus own hand, trick, won piles and the face-up trump while it lies in the stock."""
-    seat = _seat(view)
+    seat = view_seat(view)
     trump = Card.parse(view["trump"])
     seen = set(cards_of(view["hand"])) | set(cards_of(view["trick"]))
     for pile in view["won"]:
@@ -242,7 +250,7 @@ def briscola_hidden(view: View) -> HiddenPlaces:
 
 
 def briscola_build(view: View, placed: Mapping[str, list[Card]]) -> State[Any]:
-    seat = _seat(view)
+    seat = view_seat(view)
     trump = Card.parse(view["trump"])
     hands = ["", ""]
     hands[seat] = format_cards(cards_of(view["hand"]))
@@ -262,13 +270,6 @@ def briscola_build(view: View, placed: Mapping[str, list[Card]]) -> State[Any]:
         ]
     )
     return briscola.GAME.position(text)
-
-
-def _seat(view: View) -> int:
-    seat = view.get("seat")
-    if not isinstance(seat, int):
-        raise DeterminizeError("a spectator's view cannot be determinized: it has no hand")
-    return seat
 
 
 DETERMINIZERS: dict[str, Determinizer] = {

@@ -55,6 +55,8 @@ class SearchModel:
     """Reads the opponent's moves so far and gives the share of random playouts (overrides the above)."""
     exact_worlds: int = 0
     """Solve every consistent world exactly when there are at most this many (0: never)."""
+    iterations_per_world: int = 1
+    """ISMCTS iterations played on each sampled world (states are immutable, so a world is reusable)."""
     algorithm: str = "ismcts"
     """``ismcts`` (tree search) or ``flat`` (determinized rollouts, every action on the same deals)."""
 
@@ -105,6 +107,13 @@ class SearchModel:
     def side(self, state: State[Any], seat: int) -> int:
         """The side a seat plays for; exact search maximises for the root's side (teams: override)."""
         return seat
+
+    def finish_deal(
+        self, state: State[Any], root_deals: int, rng: random.Random, randomly: frozenset[int]
+    ) -> list[float] | None:
+        """A game's own faster playout to the end of the deal, making the moves and giving the
+        rewards the generic one would (``search.playout``); None: the game has none."""
+        return None
 
     def playout(self, state: State[Any], seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         """A playout move: the basic policy on the seat's view, sometimes a random one."""

@@ -131,9 +131,9 @@ def _register_own_bots() -> None:
     tables so that their levels are listed and routed here."""
     from cardavia.bots import doudizhu_bots, schnapsen_bots
 
-    for module in (schnapsen_bots, doudizhu_bots):
-        module.register()
-        register_game_bots(module.GAME_ID, module.make_bot)
+    for bots in (schnapsen_bots.BOTS, doudizhu_bots.BOTS):
+        bots.register()
+        register_game_bots(bots.game_id, bots.make)
 
 
 _register_own_bots()

@@ -1,11 +1,8 @@
-"""Schnapsen bots: the `basic` policy, determinization and the `strong` search.
+"""Schnapsen bots: determinization, the opponent model, and the `strong` search.
 
 Theory of operation
 -------------------
-``basic`` plays the rules of thumb of a casual player: exchange the trump
-jack, announce marriages (the forty first), close when the top trumps bring
-66 home, win a trick cheaply with the suit led, trump only aces and tens, and
-throw the cheapest card otherwise, keeping possible marriages together.
+The `basic` policy is in ``schnapsen_heuristics.py``.
 
 ``strong`` searches over what it cannot see. A determinization deals the
 unseen cards to the opponent's hand and the talon consistently with
@@ -17,9 +14,18 @@ trumps; following low: no higher card of the suit). Strict play has no
 draws, so what it lacked then it still lacks. The trick list comes from the
 view's ``history`` when the engine provides it, else from the won piles (see
 ``pile_exclusions``). With the talon open the bot runs ISMCTS (``search.py``)
-with ``basic`` playouts; with it closed it solves each sampled world exactly
-and sums the values (determinized search); once nothing is hidden (talon
-exhausted) it solves the position exactly (``exact.py``).
+with ``basic`` playouts, two iterations on each sampled world (building a
+world through ``GAME.position`` costs about as much as a playout), the
+playouts on plain lists (``play_deal``, checked against the engine by the
+tests); with the talon closed it solves sampled worlds exactly and sums the
+values (determinized search); once nothing is hidden (talon exhausted) it
+solves the position exactly (``exact.py``).
+
+The opponent may be a casual player or may play at random. Its plays in
+open play this deal say which (``schnapsen_random_share``: `basic` seldom
+leads an ace, a ten or a trump, trumps a cheap lead, or throws a high card
+away; random play often does), and in that share of the iterations the
+opponent moves at random in the tree and the playout.
 
 A deal is worth its effect on the match: rewards are the chance of winning
 the 7-point match from the counts after the deal (``equity``), so a bot at 1
@@ -35,196 +41,51 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Final
 
-from cardavia.bots.base import Bot, Budget, decision_rng
-from cardavia.bots.basic_bot import POLICIES, BasicBot, BasicPolicy
+from cardavia.bots.base import Budget
+from cardavia.bots.basic_bot import BasicBot
+from cardavia.bots.briscola_heuristics import PRIOR_RANDOM, posterior
 from cardavia.bots.determinize import (
-    DETERMINIZERS,
-    DeterminizeError,
     Determinizer,
     HiddenPlaces,
     sample_places,
+    view_seat,
 )
 from cardavia.bots.exact import ExactSolver, best_exact_action
-from cardavia.bots.models import MODELS, SearchModel
+from cardavia.bots.models import SearchModel
+from cardavia.bots.schnapsen_heuristics import (
+    DESCRIPTION,
+    POINTS,
+    POLICY,
+    STRENGTH,
+    SUIT_CARDS,
+    SchnapsenSeen,
+    choose_schnapsen,
+)
 from cardavia.bots.search import ismcts
-from cardavia.bots.strong_bot import StrongBot
+from cardavia.bots.strong_bot import GameBots, StrongBot
 from cardavia.games.cards import DECK_SCHNAPSEN, Card, format_cards, parse_cards
 from cardavia.games.engine import Action, State, View
 from cardavia.games.schnapsen import GAME, SchnapsenState
 from cardavia.games.schnapsen_rules import (
-    CARD_POINTS,
+    ANNOUNCE,
+    CLOSE,
+    EXCHANGE,
     HAND,
+    JACK,
     PARTNER,
+    PLAY,
     TRICK_ORDER,
     WIN,
     Close,
     Exchange,
     Play,
+    deal_outcome,
     marriage_value,
+    may_follow,
 )
 from cardavia.games.tricks import trick_winner
 
 GAME_ID: Final = "schnapsen"
-POINTS: Final = {c: CARD_POINTS[c.rank] for c in DECK_SCHNAPSEN}
-STRENGTH: Final = {c: TRICK_ORDER[c.rank] for c in DECK_SCHNAPSEN}
-SUIT_CARDS: Final = {s: frozenset(c for c in DECK_SCHNAPSEN if c.suit == s) for s in "CDHS"}
-
-
-# ------------------------------------------------------------ what a seat sees
-@dataclass(frozen=True, slots=True)
-class SchnapsenSeen:
-    """What one seat sees of a deal: all the basic policy reads."""
-
-    hand: tuple[Card, ...]
-    trump: str
-    lead: Card | None
-    strict: bool
-    points: int
-    """Own credited points."""
-    pending: int
-    """Own announced marriage points waiting for a first trick."""
-    has_trick: bool
-    gone: frozenset[Card]
-    """Cards out of play: both won piles and the trick."""
-    marriages: tuple[tuple[int, str], ...]
-    seat: int
-
-    @classmethod
-    def from_view(cls, view: View) -> SchnapsenSeen:
-        seat = view["seat"]
-        gone = frozenset(parse_cards([*view["won"][0], *view["won"][1], *view["trick"]]))
-        trick = view["trick"]
-        return cls(
-            parse_cards(view["hand"]),
-            view["trump"],
-            Card.parse(trick[0]) if trick else None,
-            view["strict"],
-            view["points"][seat],
-            view["pending"],
-            view["tricks"][seat] > 0,
-            gone,
-            tuple((m["seat"], m["suit"]) for m in view["marriages"]),
-            seat,
-        )
-
-    @classmethod
-    def from_state(cls, state: State[Any], seat: int) -> SchnapsenSeen:
-        """The same as ``from_view(state.view(seat))``, read without building the view."""
-        assert isinstance(state, SchnapsenState)
-        return cls(
-            tuple(state.hands[seat]),
-            state.trump,
-            state.trick[0] if state.trick else None,
-            state.strict,
-            state.points(seat),
-            state.pending(seat),
-            bool(state.won[seat]),
-            frozenset((*state.won[0], *state.won[1], *state.trick)),
-            state.marriages,
-            seat,
-        )
-
-
-# --------------------------------------------------------------- basic policy
-def _may_marry(seen: SchnapsenSeen, card: Card) -> bool:
-    """A king or queen whose marriage can still be announced by this seat."""
-    partner = PARTNER.get(card)
-    return partner is not None and partner not in seen.gone and (seen.seat, card.suit) not in seen.marriages
-
-
-def _keep_value(seen: SchnapsenSeen, card: Card) -> float:
-    """What giving ``card`` away costs: its points, more for trumps and marriage halves."""
-    cost = float(POINTS[card])
-    if card.suit == seen.trump:
-        cost += 8 + STRENGTH[card]
-    if _may_marry(seen, card):
-        cost += 6 if card.suit != seen.trump else 10
-    return cost
-
-
-def _masters(seen: SchnapsenSeen, suit: str) -> list[Card]:
-    """Own cards of ``suit`` that win any trick of that suit: every stronger one is out or ours."""
-    own = sorted((c for c in seen.hand if c.suit == suit), key=STRENGTH.__getitem__, reverse=True)
-    masters: list[Card] = []
-    for card in sorted(SUIT_CARDS[suit], key=STRENGTH.__getitem__, reverse=True):
-        if card in seen.gone:
-            continue
-        if card not in own:
-            break
-        masters.append(card)
-    return masters
-
-
-def _should_close(seen: SchnapsenSeen) -> bool:
-    """Close when cashing the top trumps surely brings 66 (each wins its points and at least a jack)."""
-    if not seen.has_trick:
-        return False
-    sure = sum(POINTS[c] + 2 for c in _masters(seen, seen.trump))
-    return seen.points + sure >= WIN
-
-
-def _lead(seen: SchnapsenSeen, legal: Sequence[Action]) -> Action:
-    announce: list[Play] = []
-    for action in legal:
-        if isinstance(action, Exchange):
-            return action
-        if isinstance(action, Play) and action.marriage:
-            announce.append(action)
-    if announce:
-        # The forty first; lead the queen (the king is worth more in a pile).
-        return max(announce, key=lambda a: (marriage_value(a.card.suit, seen.trump), a.card.rank == "Q"))
-    if any(isinstance(a, Close) for a in legal) and _should_close(seen):
-        return next(a for a in legal if isinstance(a, Close))
-    plays = [a for a in legal if isinstance(a, Play)]
-    if seen.strict:
-        trump_masters = _masters(seen, seen.trump)
-        trumps_out = any(
-            c.suit == seen.trump and c not in seen.gone and c not in seen.hand for c in DECK_SCHNAPSEN
-        )
-        if trump_masters and trumps_out:
-            return next(a for a in plays if a.card is trump_masters[0])
-        masters = [m for s in "CDHS" if s != seen.trump for m in _masters(seen, s)[:1]]
-        if masters:
-            best_master = max(masters, key=POINTS.__getitem__)
-            return next(a for a in plays if a.card is best_master)
-    return min(plays, key=lambda a: (_keep_value(seen, a.card), STRENGTH[a.card]))
-
-
-def _follow(seen: SchnapsenSeen, plays: Sequence[Play]) -> Action:
-    lead = seen.lead
-    assert lead is not None
-    trump = seen.trump
-    winners = [p for p in plays if trick_winner(lead, p.card, trump, TRICK_ORDER)]
-    credited = seen.points + (0 if seen.has_trick else seen.pending)
-    finishing = [p for p in winners if credited + POINTS[lead] + POINTS[p.card] >= WIN]
-    if finishing:
-        return min(finishing, key=lambda p: _keep_value(seen, p.card))
-    if seen.strict:
-        if winners:
-            return min(winners, key=lambda p: (p.card.suit == trump, STRENGTH[p.card]))
-        return min(plays, key=lambda p: (_keep_value(seen, p.card), STRENGTH[p.card]))
-    same_suit = [p for p in winners if p.card.suit == lead.suit]
-    if same_suit and lead.suit != trump:
-        # Taking with the suit led costs nothing: the card lands in our own pile.
-        return max(same_suit, key=lambda p: POINTS[p.card] - (8 if _may_marry(seen, p.card) else 0))
-    if winners and POINTS[lead] >= 10:
-        return min(winners, key=lambda p: (_keep_value(seen, p.card), STRENGTH[p.card]))
-    return min(plays, key=lambda p: (_keep_value(seen, p.card), STRENGTH[p.card]))
-
-
-def choose_schnapsen(seen: SchnapsenSeen, legal: Sequence[Action]) -> Action:
-    """The basic move; ties go to the first in ``legal`` order."""
-    if not all(isinstance(a, Play | Exchange | Close) for a in legal):
-        raise TypeError("a Schnapsen bot was given a move that is not a Schnapsen move")
-    if seen.lead is None:
-        return _lead(seen, legal)
-    return _follow(seen, [a for a in legal if isinstance(a, Play)])
-
-
-DESCRIPTION: Final = (
-    "Exchanges the trump jack, announces marriages, takes tricks cheaply and trumps only aces and tens."
-)
-POLICY: Final = BasicPolicy(SchnapsenSeen.from_view, SchnapsenSeen.from_state, choose_schnapsen, DESCRIPTION)
 
 
 # ------------------------------------------------- what strict play revealed
@@ -323,17 +184,65 @@ def opponent_lacks(view: View) -> frozenset[Card]:
     )
 
 
+# ---------------------------------------------------------- opponent model
+def implausible(lead: Card | None, card: Card, trump: str) -> bool:
+    """A move in open play that ``basic`` seldom makes (it plays its cheapest card unless a trick is
+    worth taking): leading an ace, a ten or a trump; trumping a lead worth less than ten; losing a
+    trick with an ace, a ten or a trump."""
+    if lead is None:
+        return POINTS[card] >= 10 or card.suit == trump
+    if trick_winner(lead, card, trump, TRICK_ORDER):
+        return card.suit == trump and lead.suit != trump and POINTS[lead] < 10
+    return POINTS[card] >= 10 or card.suit == trump
+
+
+def open_plays(history: Sequence[Mapping[str, Any]]) -> list[tuple[int, Card | None, Card]]:
+    """(seat, the lead or None, card) of each play of the deal before the talon was closed or used up,
+    marriage announcements left out (what they lead is forced by the announcement)."""
+    plays: list[tuple[int, Card | None, Card]] = []
+    lead: Card | None = None
+    finished = 0
+    closed = False
+    for entry in history:
+        closed = closed or bool(entry.get("close"))
+        if "play" not in entry:
+            continue
+        card = Card.parse(entry["play"])
+        if not closed and finished < TALON_TRICKS and not entry.get("marriage"):
+            plays.append((entry["seat"], lead, card))
+        if lead is None:
+            lead = card
+        else:
+            finished += 1
+            lead = None
+    return plays
+
+
+def schnapsen_random_share(view: View, rng: random.Random) -> float:
+    """The probability that the opponent plays at random rather than like `basic`, from its plays in
+    open play this deal (how often each kind makes an ``implausible`` move was measured)."""
+    opponent = 1 - view["seat"]
+    likelihoods: list[tuple[float, float]] = []
+    for seat, lead, card in open_plays(view.get("history") or []):
+        if seat == opponent:
+            randomly, basic = IMPLAUSIBLE_FOLLOW if lead is not None else IMPLAUSIBLE_LEAD
+            if not implausible(lead, card, view["trump"]):
+                randomly, basic = 1.0 - randomly, 1.0 - basic
+            likelihoods.append((randomly, basic))
+    return posterior(PRIOR_RANDOM, likelihoods)
+
+
+TALON_TRICKS: Final = 5
+"""Tricks after which the talon is used up: it holds ten cards and each trick draws two."""
+IMPLAUSIBLE_LEAD: Final = (0.53, 0.07)
+IMPLAUSIBLE_FOLLOW: Final = (0.41, 0.03)
+"""How often random play and ``basic`` make an implausible lead or follow (over 350-700 of each)."""
+
+
 # ------------------------------------------------------------ determinization
-def _seat(view: View) -> int:
-    seat = view.get("seat")
-    if not isinstance(seat, int):
-        raise DeterminizeError("a spectator's view cannot be determinized: it has no hand")
-    return seat
-
-
 def schnapsen_hidden(view: View) -> HiddenPlaces:
     """Unseen: all but own hand, piles, trick and indicator; to the opponent's hand and the talon."""
-    seat = _seat(view)
+    seat = view_seat(view)
     seen = set(parse_cards([*view["hand"], *view["trick"], *view["won"][0], *view["won"][1]]))
     if view["indicator"] is not None:
         seen.add(Card.parse(view["indicator"]))
@@ -351,7 +260,7 @@ def schnapsen_hidden(view: View) -> HiddenPlaces:
 
 def schnapsen_build(view: View, placed: Mapping[str, list[Card]]) -> SchnapsenState:
     """The position text of the view with the placed cards, read back by ``GAME.position``."""
-    seat = _seat(view)
+    seat = view_seat(view)
     hands = ["", ""]
     hands[seat] = format_cards(parse_cards(view["hand"]))
     shown = parse_cards(view["shown"][1 - seat])  # in hand order, as the view lists them
@@ -385,11 +294,6 @@ def schnapsen_build(view: View, placed: Mapping[str, list[Card]]) -> SchnapsenSt
 
 
 DETERMINIZER: Final = Determinizer(schnapsen_hidden, schnapsen_build)
-
-
-def determinize(view: View, rng: random.Random) -> SchnapsenState:
-    """A random full state consistent with ``view`` (see the module notes)."""
-    return schnapsen_build(view, sample_places(schnapsen_hidden(view), rng))
 
 
 # ---------------------------------------------------------------- match value
@@ -437,9 +341,113 @@ class SchnapsenModel(SearchModel):
             return legal[rng.randrange(len(legal))]
         return choose_schnapsen(SchnapsenSeen.from_state(state, seat), legal)
 
+    def finish_deal(
+        self, state: State[Any], root_deals: int, rng: random.Random, randomly: frozenset[int]
+    ) -> list[float] | None:
+        assert isinstance(state, SchnapsenState)
+        if self.deal_over(state, root_deals) or self.horizon is not None:
+            return None
+        return play_deal(state, rng, randomly, self.playout_epsilon)
+
+
+def play_deal(
+    state: SchnapsenState, rng: random.Random, randomly: frozenset[int], epsilon: float
+) -> list[float]:
+    """The rest of the deal with the basic policy (``randomly``: seats that play at random), on plain
+    lists instead of engine states: the engine's rules, moves in its order, and the model's rewards."""
+    trump, turn, closed, marriages = state.trump, state.turn, state.closed, state.marriages
+    hands = [list(state.hands[0]), list(state.hands[1])]
+    talon, trick = list(state.talon), list(state.trick)
+    won = [bool(state.won[0]), bool(state.won[1])]
+    piles = list(state.pile_points)
+    married = [state.marriage_points(0), state.marriage_points(1)]
+    gone = {*state.won[0], *state.won[1], *trick}
+
+    def points(seat: int) -> int:
+        return piles[seat] + married[seat] if won[seat] else 0
+
+    while True:
+        seat, hand = turn, hands[turn]
+        open_talon = bool(talon) and closed is None
+        legal: list[Action]
+        if trick:
+            legal = [PLAY[c] for c in (hand if open_talon else may_follow(hand, trick[0], trump))]
+        else:
+            legal = []
+            for card in hand:
+                legal.append(PLAY[card])
+                partner = PARTNER.get(card)
+                if partner is not None and partner in hand and (seat, card.suit) not in marriages:
+                    legal.append(ANNOUNCE[card])
+            if open_talon:
+                if JACK[trump] in hand:
+                    legal.append(EXCHANGE[trump])
+                if len(hand) == HAND:
+                    legal.append(CLOSE)
+        if len(legal) == 1:
+            action = legal[0]
+        elif seat in randomly or (epsilon and rng.random() < epsilon):
+            action = legal[rng.randrange(len(legal))]
+        else:
+            seen = SchnapsenSeen(
+                tuple(hand), trump, trick[0] if trick else None, not open_talon, points(seat),
+                0 if won[seat] else married[seat], won[seat], frozenset(gone), marriages, seat,
+            )  # fmt: skip
+            action = choose_schnapsen(seen, legal)
+        if type(action) is Exchange:
+            hand[hand.index(action.card)] = talon[-1]
+            talon[-1] = action.card
+            continue
+        if type(action) is Close:
+            closed = (seat, points(1 - seat), won[1 - seat])
+            continue
+        assert type(action) is Play
+        card = action.card
+        if action.marriage:
+            marriages = (*marriages, (seat, card.suit))
+            married[seat] += marriage_value(card.suit, trump)
+            if won[seat] and points(seat) >= WIN:
+                winner = seat
+                break
+        hand.remove(card)
+        gone.add(card)
+        trick.append(card)
+        if len(trick) == 1:
+            turn = 1 - seat
+            continue
+        lead = trick[0]
+        winner = seat if trick_winner(lead, card, trump, TRICK_ORDER) else 1 - seat
+        won[winner] = True
+        piles[winner] += POINTS[lead] + POINTS[card]
+        trick = []
+        turn = winner
+        if points(winner) >= WIN:
+            break
+        if talon and closed is None:
+            for drawer in (winner, 1 - winner):
+                hands[drawer].append(talon.pop(0))
+        elif not hands[0] and not hands[1]:
+            winner = 1 - closed[0] if closed is not None else winner
+            break
+    loser = 1 - winner
+    _, gained = deal_outcome(winner, points(winner) >= WIN, closed, points(loser), won[loser])
+    scores = list(state.scores)
+    scores[winner] += gained
+    if scores[winner] >= state.target:
+        return [1.0 if winner == s else -1.0 for s in (0, 1)]
+    counts, dealer = [state.target - scores[0], state.target - scores[1]], 1 - state.dealer
+    return [2.0 * equity(counts[s], counts[1 - s], dealer == s) - 1.0 for s in (0, 1)]
+
 
 MODEL: Final = SchnapsenModel(
-    GAME_ID, scale=3.0, win_weight=0.0, iterations=700, exploration=0.5, playout_epsilon=0.0
+    GAME_ID,
+    scale=3.0,
+    win_weight=0.0,
+    iterations=560,
+    exploration=0.5,
+    playout_epsilon=0.0,
+    opponent_model=schnapsen_random_share,
+    iterations_per_world=2,
 )
 """ISMCTS iterations with the talon open; closed, ``iterations * NODES_PER_ITERATION`` solver nodes."""
 NODES_PER_ITERATION: Final = 10
@@ -461,24 +469,17 @@ class SchnapsenStrongBot(StrongBot):
 
     description = "Searches the cards it cannot see and plays the closed and exhausted talon exactly."
 
-    def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
+    def decide(
+        self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
+    ) -> Action:
         hidden = schnapsen_hidden(view)
         if hidden.fully_known:
-            action, _ = best_exact_action(MODEL, schnapsen_build(view, sample_places(hidden, rng)))
+            action, _ = best_exact_action(model, schnapsen_build(view, sample_places(hidden, rng)))
             return action if action in legal else legal[0]
-        if budget is not None and (budget.iterations is not None or budget.seconds is not None):
-            iterations, seconds = budget.iterations, budget.seconds
-        else:
-            iterations, seconds = self.iterations or MODEL.iterations, None
         if view["strict"]:
-            nodes = None if iterations is None else iterations * NODES_PER_ITERATION
-            return solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=seconds)
-        return ismcts(MODEL, view, legal, rng, iterations=iterations, seconds=seconds).action
+            nodes = None if budget.iterations is None else budget.iterations * NODES_PER_ITERATION
+            return solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=budget.seconds)
+        return ismcts(model, view, legal, rng, iterations=budget.iterations, seconds=budget.seconds).action
 
     @staticmethod
     def _model(game_id: str) -> SearchModel:
@@ -498,12 +499,12 @@ def solve_worlds(
 
     The budget counts solver nodes (a world right after closing costs a
     hundred times one near the end), so a seeded bot stays deterministic
-    and its time stays bounded; at least two worlds are always solved.
+    and its time stays bounded; at least one world is always solved.
     """
     deadline = None if seconds is None else time.perf_counter() + seconds
     totals = dict.fromkeys(legal, 0.0)
     worlds = spent = 0
-    while worlds < MAX_WORLDS and (worlds < 2 or _within(spent, nodes, deadline)):
+    while worlds < MAX_WORLDS and (worlds < 1 or _within(spent, nodes, deadline)):
         world = schnapsen_build(view, sample_places(hidden, rng))
         solver = ExactSolver(MODEL, world)
         for action, value in solver.action_values(world).items():
@@ -521,17 +522,5 @@ def _within(spent: int, nodes: int | None, deadline: float | None) -> bool:
     return deadline is None or time.perf_counter() < deadline
 
 
-def make_bot(level: str, seed: str | int | None = None, iterations: int | None = None) -> Bot:
-    """The `basic` or `strong` Schnapsen bot (the bot registry's hook for this game)."""
-    if level == "basic":
-        return SchnapsenBasicBot(seed)
-    if level == "strong":
-        return SchnapsenStrongBot(seed, iterations=iterations)
-    raise ValueError(f"no {level} bot in this module")
-
-
-def register() -> None:
-    """Put Schnapsen in the framework's tables (policy, determinizer, search model)."""
-    POLICIES[GAME_ID] = POLICY
-    DETERMINIZERS[GAME_ID] = DETERMINIZER
-    MODELS[GAME_ID] = MODEL
+BOTS: Final = GameBots(SchnapsenBasicBot, SchnapsenStrongBot, DETERMINIZER, MODEL)
+"""This game's own bot classes, for the bot registry."""

@@ -27,14 +27,17 @@ of the luck of the deal from their differences. The decision is the action
 with the best mean reward.
 
 **ISMCTS** (``ismcts``, single-observer information-set MCTS). Each
-iteration samples a determinization and walks down one tree shared by all
-of them. A node is the sequence of actions taken from the root; its
+iteration samples a determinization (or reuses the last one, when building
+a world costs more than walking it twice: ``iterations_per_world``) and
+walks down one tree shared by all of them. A node is the sequence of actions taken from the root; its
 children are keyed by action, so a node gathers every determinization in
 which that sequence was possible. Of the children legal in *this*
 determinization it picks by UCB1, with the exploration term counting how
 often a child was *available* rather than how often its parent was visited
 (the subset-armed bandit of Cowling, Powley and Whitehouse, 2012); opponent
-nodes are picked the same way with the opponent's reward. It expands one
+nodes are picked the same way with the opponent's reward, except in an
+iteration whose opponent plays at random (the model's random share): then
+its moves in the tree are random too, as in that playout. It expands one
 untried action, plays out, and backs up each seat's reward along the path.
 The decision is the most visited root action.
 
@@ -105,8 +108,9 @@ def ismcts(
     allowed = set(legal)
     done = 0
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
-        state = determinizer.determinize(view, rng)
-        _iterate(model, root, state, allowed, rng, share=share)
+        if done % model.iterations_per_world == 0:
+            world = determinizer.determinize(view, rng)
+        _iterate(model, root, world, allowed, rng, share=share)
         done += 1
     return _decide(root, legal, done)
 
@@ -127,6 +131,7 @@ def _iterate(
     node = root
     path: list[tuple[Node, int]] = []
     at_root = True
+    randomly = random_seats(share, searcher, state.seats, rng)
     while not model.deal_over(state, root_deals):
         mover = state.to_move
         assert mover is not None
@@ -135,6 +140,23 @@ def _iterate(
             legal = [a for a in legal if a in allowed]
             at_root = False
         children = node.children
+        if mover in randomly:
+            # This iteration's opponent plays at random, in the tree as in the playout.
+            action = legal[rng.randrange(len(legal))]
+            for other in legal:
+                if other in children:
+                    children[other].avail += 1
+            child = children.get(action)
+            if child is None:
+                child = children[action] = Node()
+                child.avail = 1
+                path.append((child, mover))
+                state = state.apply_unchecked(action)[0]
+                break
+            path.append((child, mover))
+            node = child
+            state = state.apply_unchecked(action)[0]
+            continue
         untried: list[Action] = []
         best: Node | None = None
         best_action: Action | None = None
@@ -161,7 +183,7 @@ def _iterate(
         path.append((best, mover))
         node = best
         state = state.apply_unchecked(best_action)[0]
-    rewards = playout(model, state, root_deals, rng, random_seats(share, searcher, state.seats, rng))
+    rewards = playout(model, state, root_deals, rng, randomly)
     for child, mover in path:
         child.visits += 1
         child.total += rewards[mover]
@@ -185,6 +207,9 @@ def playout(
 
     Returns each seat's reward at the deal's end, or the estimate at the horizon.
     """
+    finished = model.finish_deal(state, root_deals, rng, randomly)
+    if finished is not None:
+        return finished
     horizon = model.horizon if model.estimate is not None else None
     plies = 0
     while not model.deal_over(state, root_deals):

@@ -12,10 +12,13 @@ worker process and gives the same answer there.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cardavia.bots.base import Bot, Budget, decision_rng
-from cardavia.bots.determinize import placement_count
+from cardavia.bots.basic_bot import POLICIES, BasicBot
+from cardavia.bots.determinize import DETERMINIZERS, Determinizer, placement_count
 from cardavia.bots.exact import ExactSolver, best_exact_action
 from cardavia.bots.models import MODELS, SearchModel
 from cardavia.bots.search import flat_rollouts, ismcts
@@ -43,7 +46,14 @@ class StrongBot(Bot):
         if len(legal) == 1:
             return legal[0]
         model = self._model(view.get("game", ""))
-        rng = decision_rng(self.seed, view)
+        if budget is None or (budget.iterations is None and budget.seconds is None):
+            budget = self.default_budget(model.game_id)
+        return self.decide(model, view, legal, decision_rng(self.seed, view), budget)
+
+    def decide(
+        self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
+    ) -> Action:
+        """The choice among two or more ``legal`` actions within ``budget`` (a game's bot overrides this)."""
         determinizer = model.determinizer
         hidden = determinizer.hidden(view)
         if hidden.fully_known:
@@ -53,8 +63,6 @@ class StrongBot(Bot):
                 return action
         elif model.exact_worlds and placement_count(hidden) <= model.exact_worlds:
             return solve_every_world(model, view, legal)
-        if budget is None or (budget.iterations is None and budget.seconds is None):
-            budget = self.default_budget(model.game_id)
         search = flat_rollouts if model.algorithm == "flat" else ismcts
         result = search(model, view, legal, rng, iterations=budget.iterations, seconds=budget.seconds)
         return result.action
@@ -80,3 +88,38 @@ def solve_every_world(model: SearchModel, view: View, legal: Sequence[Action]) -
         for action in legal:
             totals[action] += values[action]
     return max(legal, key=totals.__getitem__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameBots:
+    """A game whose `basic` and `strong` levels are its own subclasses (Schnapsen, Dou Dizhu).
+
+    ``register`` puts the game's policy, determinizer and search model in the
+    framework's tables (that is what lists its levels); ``make`` is the bot
+    registry's hook for the game.
+    """
+
+    basic: type[BasicBot]
+    strong: type[StrongBot]
+    determinizer: Determinizer
+    model: SearchModel
+
+    @property
+    def game_id(self) -> str:
+        return self.model.game_id
+
+    def make(self, level: str, seed: str | int | None = None, iterations: int | None = None) -> Bot:
+        """The game's `basic` or `strong` bot."""
+        if level == "basic":
+            return self.basic(seed)
+        if level == "strong":
+            return self.strong(seed, iterations=iterations)
+        raise ValueError(f"no {level} bot among {self.game_id}'s own bots")
+
+    def register(self) -> None:
+        policy = self.basic.policy
+        if policy is None:
+            raise ValueError(f"{self.basic.__name__} names no policy")
+        POLICIES[self.game_id] = policy
+        DETERMINIZERS[self.game_id] = self.determinizer
+        MODELS[self.game_id] = self.model

@@ -9,7 +9,10 @@ from typing import Any
 from cardavia.games.engine import State
 from cardavia.games.registry import get_game
 
-BOT_GAMES = ("scopa", "briscola")
+BOT_GAMES = ("scopa", "briscola", "schnapsen", "doudizhu")
+"""Every game with all three bot levels: what the interface tests cover."""
+GENERIC_GAMES = ("scopa", "briscola")
+"""Games whose `strong` bot is the generic search with the generic determinizers."""
 
 
 def random_positions(game_id: str, seed: str, matches: int, every: int = 1) -> Iterator[State[Any]]:

@@ -11,12 +11,14 @@ from cardavia.bots.arena import (
     HeadToHead,
     MatchOutcome,
     arrangements,
+    describe,
     elo_ratings,
     elo_table,
     head_to_head,
     mean_interval,
     percentile,
     play_one,
+    role_samples,
     run,
     schedule,
     wilson,
@@ -88,6 +90,80 @@ def test_head_to_head_counts_from_the_first_bots_side() -> None:
     assert tally.times["y"] == [0.2, 0.2, 0.2]
 
 
+def test_matches_of_several_deals_also_report_the_deals_won() -> None:
+    outcomes = [
+        MatchOutcome(("x", "y"), (7, 3), 0, [[2, 0], [0, 3], [3, 0], [2, 0]], [[0.1], [0.2]]),
+        MatchOutcome(("y", "x"), (7, 1), 0, [[0, 1], [3, 0], [3, 0], [1, 0]], [[0.2], [0.1]]),
+    ]
+    tally = head_to_head(outcomes, "x", "y")
+    assert tally.deals_won == 4
+    assert "  deals won by x: 50.0% (95% CI 21.5-78.5%) of 8" in describe(tally)
+    single = head_to_head(outcomes[:1], "x", "y")
+    single.deal_margins = single.deal_margins[:1]
+    assert not any("deals won" in line for line in describe(single))
+
+
+def test_role_figures_are_keyed_by_bot_role_and_the_other_side() -> None:
+    roles = ("peasant", "landlord", "peasant")
+    # x is a peasant with y against y's landlord; y holds both roles.
+    samples = dict(role_samples(("x", "y", "y"), roles, (-2, 4, -2)))
+    assert samples == {
+        ("x", "peasant", "y"): -2,
+        ("y", "peasant", "y"): -2,
+        ("y", "landlord", "x+y"): 4,
+    }
+    # Two x peasants share one figure for the deal.
+    assert dict(role_samples(("x", "y", "x"), roles, (3, -6, 3))) == {
+        ("x", "peasant", "y"): 3,
+        ("y", "landlord", "x+x"): -6,
+    }
+
+
+def test_head_to_head_reports_doudizhu_deals_by_role() -> None:
+    outcomes = [
+        MatchOutcome(
+            ("x", "y", "y"), (4, -2, -2), 0, [[4, -2, -2]], [[], [], []], [("landlord",) + ("peasant",) * 2]
+        ),
+        MatchOutcome(
+            ("y", "x", "y"), (2, -1, -1), 0, [[2, -1, -1]], [[], [], []], [("landlord",) + ("peasant",) * 2]
+        ),
+        MatchOutcome(
+            ("y", "y", "x"), (-6, 3, 3), 1, [[-6, 3, 3]], [[], [], []], [("landlord",) + ("peasant",) * 2]
+        ),
+    ]
+    tally = head_to_head(outcomes, "x", "y")
+    assert tally.roles == {
+        ("x", "landlord", "y+y"): [4],
+        ("y", "peasant", "x"): [-2],
+        ("y", "landlord", "x+y"): [2, -6],
+        ("x", "peasant", "y"): [-1, 3],
+        ("y", "peasant", "y"): [-1, 3],
+    }
+    lines = describe(tally)
+    assert "    x as landlord against y+y: +4.00 +/- inf over 1 deals" in lines
+    assert "    x as peasant against y: +1.00 +/- 3.92 over 2 deals" in lines
+    assert [line.split(":")[0] for line in lines if " as " in line] == [
+        "    x as landlord against y+y",
+        "    x as peasant against y",
+        "    y as landlord against x+y",
+        "    y as peasant against x",
+        "    y as peasant against y",
+    ]
+
+
+def test_a_played_doudizhu_match_knows_each_seats_role() -> None:
+    for spec in schedule("doudizhu", [BotSpec("basic"), BotSpec("random")], 6, "roles"):
+        outcome = play_one(spec)
+        assert len(outcome.deal_roles) == len(outcome.deal_points) == 1
+        roles, points = outcome.deal_roles[0], outcome.deal_points[0]
+        landlord = roles.index("landlord")
+        assert sorted(roles) == ["landlord", "peasant", "peasant"]
+        assert points[landlord] == -2 * points[(landlord + 1) % 3]
+    assert (
+        play_one(schedule("briscola", [BotSpec("basic"), BotSpec("random")], 1, "roles")[0]).deal_roles == []
+    )
+
+
 def test_elo_orders_bots_by_results() -> None:
     tallies = [
         HeadToHead("a", "b", games=100, wins=75, losses=25),
@@ -108,16 +184,33 @@ def test_running_in_workers_gives_the_same_results() -> None:
     assert [(o.scores, o.winner) for o in one] == [(o.scores, o.winner) for o in two]
 
 
-def test_the_arena_command_prints_rates_intervals_and_times(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["arena", "--game", "briscola", "--bots", "basic,random", "--games", "6", "--seed", "c"])
+@pytest.mark.parametrize(
+    ("game", "games", "seed", "expected"),
+    [
+        ("briscola", 6, "c", ["basic vs random: 6 games", "95% CI", "mean score per game", "median", "p95"]),
+        (
+            "doudizhu",
+            12,
+            "r",
+            [
+                "deal points by role",
+                "basic as landlord against random+random:",
+                "basic as peasant against random:",
+                "random as landlord against basic+basic:",
+            ],
+        ),
+    ],
+)
+def test_the_arena_command_prints_rates_intervals_times_and_roles(
+    game: str, games: int, seed: str, expected: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["arena", "--game", game, "--bots", "basic,random", "--games", str(games), "--seed", seed])
     out, err = capsys.readouterr()
     assert code == 0
-    assert "basic vs random: 6 games" in out
-    assert "95% CI" in out
-    assert "mean score per game" in out
-    assert "median" in out
-    assert "p95" in out
-    assert "6/6 matches" in err
+    for text in expected:
+        assert text in out
+    assert ("deal points by role" in out) == (game == "doudizhu")
+    assert f"{games}/{games} matches" in err
 
 
 def test_a_round_robin_prints_an_elo_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,7 +20,7 @@ from cardavia.bots.determinize import (
     sample_places,
 )
 from cardavia.games.cards import ALL_CARDS, DECK_40, Card
-from tests.bots.positions import BOT_GAMES, position_after, random_positions
+from tests.bots.positions import GENERIC_GAMES, position_after, random_positions
 
 CODES = {c.code for c in ALL_CARDS}
 FRESH_LOG = ("history", "last_deal")
@@ -48,7 +48,7 @@ def without_log(view: dict[str, Any]) -> dict[str, Any]:
 
 @settings(max_examples=120)
 @given(
-    game=st.sampled_from(BOT_GAMES),
+    game=st.sampled_from(GENERIC_GAMES),
     seed=st.text(max_size=6),
     plies=st.integers(0, 150),
     salt=st.integers(0, 2**32),
@@ -87,7 +87,7 @@ def test_determinizations_vary_and_repeat_with_the_generator() -> None:
     assert len({determinize(view, random.Random(i)).to_text() for i in range(10)}) > 1
 
 
-@pytest.mark.parametrize("game", BOT_GAMES)
+@pytest.mark.parametrize("game", GENERIC_GAMES)
 def test_fully_known_exactly_when_the_stock_is_empty(game: str) -> None:
     determinizer = DETERMINIZERS[game]
     seen = set()

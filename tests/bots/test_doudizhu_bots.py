@@ -1,9 +1,7 @@
-"""Dou Dizhu bots: hand plans, consistent determinizations, legal choices, repeatable search."""
+"""Dou Dizhu's strong bot: consistent determinizations, what the bidding suggests, its search."""
 
 from __future__ import annotations
 
-import json
-import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -13,75 +11,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardavia.bots import doudizhu_bots as db
-from cardavia.bots.base import Budget
-from cardavia.bots.determinize import DETERMINIZERS, determinize
-from cardavia.bots.match import play_match
-from cardavia.games import doudizhu_moves as dm
-from cardavia.games.cards import DECK_54, parse_cards
-from cardavia.games.doudizhu import GAME, Bid, DouDizhuState, Pass, Play
-
-
-def positions(seed: str, deals: int, every: int = 1) -> Iterator[DouDizhuState]:
-    """Every ``every``-th position of ``deals`` random deals (random bids and plays)."""
-    rng = random.Random(seed)
-    for number in range(deals):
-        state = GAME.new(None, f"{seed}/{number}")
-        ply = 0
-        while (seat := state.to_move) is not None:
-            if ply % every == 0:
-                yield state
-            legal = state.legal_actions(seat)
-            state = state.apply_unchecked(legal[rng.randrange(len(legal))])[0]
-            ply += 1
-
-
-def position_after(seed: str, plies: int) -> DouDizhuState:
-    rng = random.Random(seed)
-    state = GAME.new(None, seed)
-    for _ in range(plies):
-        legal = state.legal_actions(state.turn)
-        nxt = state.apply_unchecked(legal[rng.randrange(len(legal))])[0]
-        if nxt.to_move is None:
-            break
-        state = nxt
-    return state
+from cardavia.bots.determinize import DETERMINIZERS, determinize, sample_places
+from cardavia.bots.doudizhu_heuristics import DdzSeen, basic_bid, choose_move
+from cardavia.games.cards import Card, parse_cards
+from cardavia.games.doudizhu import GAME, Bid, DouDizhuState, Pass
+from tests.bots.positions import position_after
 
 
 def without_log(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in ("history", "last_deal")}
 
 
-# ------------------------------------------------------------------ plans
-@settings(max_examples=300)
-@given(hand=st.lists(st.sampled_from(DECK_54), min_size=1, max_size=20, unique=True))
-def test_a_plan_splits_the_hand_into_real_combinations(hand: list[Any]) -> None:
-    counts = dm.card_counts(hand)
-    groups = db.plan(counts)
-    total = [0] * dm.NRANKS
-    for move in groups:
-        assert move in dm.classify(dm.move_counts(move))  # a combination, named as the engine names it
-        for slot in move[2]:
-            total[slot >> 2] += 1
-    assert tuple(total) == counts
-    assert db.hand_cost(counts) <= len(groups)
-
-
-def test_a_plan_keeps_chains_bombs_and_triples_with_wings() -> None:
-    counts = dm.parse_ranks("34567 999 QQQQ 2 BR")
-    names = sorted(m[0] for m in db.plan(counts))
-    assert names == ["bomb", "rocket", "single", "straight", "triple"]
-    counts = dm.parse_ranks("3 555 666 9 KK")
-    assert [m[0] for m in db.plan(counts)] == ["airplane1", "pair"]
-
-
 # --------------------------------------------------------- determinization
 @settings(max_examples=150)
 @given(seed=st.text(max_size=5), plies=st.integers(0, 60), salt=st.integers(0, 2**32))
 def test_determinizations_respect_everything_the_seat_saw(seed: str, plies: int, salt: int) -> None:
-    state = position_after(seed, plies)
+    state = position_after("doudizhu", seed, plies)
+    assert isinstance(state, DouDizhuState)
     for seat in range(3):
         view = state.view(seat)
-        world = db.determinize(view, random.Random(salt))
+        world = db.DETERMINIZER.determinize(view, random.Random(salt))
+        assert isinstance(world, DouDizhuState)
         assert without_log(world.view(seat)) == without_log(view)
         assert world.secret_cards(seat) == state.secret_cards(seat)
         assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
@@ -96,154 +46,128 @@ def test_determinizations_respect_everything_the_seat_saw(seed: str, plies: int,
 
 
 def test_the_generic_determinizer_serves_doudizhu_once_registered() -> None:
-    db.register()
+    db.BOTS.register()
     assert DETERMINIZERS["doudizhu"] is db.DETERMINIZER
-    state = position_after("generic", 12)
-    assert isinstance(determinize(state.view(state.turn), random.Random(1)), DouDizhuState)
+    state = position_after("doudizhu", "generic", 12)
+    assert isinstance(determinize(state.view(state.to_move), random.Random(1)), DouDizhuState)
 
 
-# ------------------------------------------------------------------ choices
-def test_basic_reads_the_state_as_it_reads_the_view() -> None:
-    for state in positions("seen", 12, every=3):
-        for seat in range(3):
-            assert db.DdzSeen.from_state(state, seat) == db.DdzSeen.from_view(state.view(seat))
+# ------------------------------------------------------------------ search
+def engine_rollout(world: DouDizhuState, action: Any, seat: int) -> tuple[int, int, int]:
+    """``rollout`` the slow way: every move through the engine, the score read from its log."""
+    deal, thrown = len(world.log), len(world.log[-1].redeals)
+    state, plies = world.apply_unchecked(action)[0], 1
+    while state.to_move is not None and len(state.log) == deal:
+        if len(state.log[-1].redeals) > thrown:
+            return 0, 1, plies
+        plies += 1
+        if state.landlord is None:
+            state = state.apply_unchecked(
+                Bid(basic_bid(DdzSeen.from_state(state, state.turn, unseen=False)))
+            )[0]
+            continue
+        seen = DdzSeen.from_state(state, state.turn)
+        move = choose_move(seen, None if state.table is None else state.legal_moves())
+        state = state.apply_unchecked(Pass())[0] if move is None else state.play_move(move)[0]
+    score = state.log[deal - 1].score
+    assert score is not None
+    landlord, bid = score["detail"]["landlord"], score["detail"]["bid"]
+    return score["points"][seat], bid * (2 if seat == landlord else 1), plies
 
 
-def test_basic_chooses_legal_actions_and_the_move_it_meant() -> None:
+@pytest.mark.parametrize("deals", [1, 3])
+def test_the_rank_level_rollout_plays_and_scores_as_the_engine_does(deals: int) -> None:
+    checked = ended = 0
+    for number in range(8 if deals == 1 else 3):
+        rng = random.Random(number)
+        state = GAME.new({"deals": deals}, f"rollout/{number}")
+        while (mover := state.to_move) is not None:
+            legal = state.legal_actions(mover)
+            for action in [legal[0], legal[-1], legal[rng.randrange(len(legal))]]:
+                for seat in range(3):
+                    assert db.rollout(state, action, seat) == engine_rollout(state, action, seat)
+                after = state.apply_unchecked(action)[0]
+                ended += len(after.log) > len(state.log) or after.result is not None
+                checked += 1
+            state = state.apply_unchecked(legal[rng.randrange(len(legal))])[0]
+    assert checked > 500
+    assert ended > 3
+
+
+def test_a_rollout_scores_nothing_for_a_deal_thrown_in() -> None:
+    state = GAME.new(None, "thrown")
+    for _ in range(2):
+        state = state.apply_unchecked(Bid(0))[0]
+    assert all(db.rollout(state, Bid(0), seat) == (0, 1, 1) for seat in range(3))
+
+
+# ------------------------------------------------------- what play reveals
+def basic_positions(seed: str, deals: int) -> Iterator[DouDizhuState]:
+    """Every position of ``deals`` deals that three `basic` bots play."""
     bot = db.DouDizhuBasicBot()
-    count = 0
-    for state in positions("legal", 40):
+    for number in range(deals):
+        state = GAME.new(None, f"{seed}/{number}")
+        while (seat := state.to_move) is not None:
+            yield state
+            state = state.apply(bot.choose(state.view(seat), state.legal_actions(seat)), seat=seat)[0]
+
+
+def true_places(state: DouDizhuState, seat: int) -> dict[str, list[Card]]:
+    return {f"hand{s}": list(state.hands[s]) for s in range(3) if s != seat}
+
+
+def test_the_real_hands_fit_the_bids_and_plays_of_basic_players_exactly() -> None:
+    read = 0
+    for state in basic_positions("fit", 12):
         seat = state.turn
-        view, legal = state.view(seat), state.legal_actions(seat)
-        action = bot.choose(view, legal)
-        assert action in legal
-        if state.landlord is not None and len(legal) > 1:
-            seen = db.DdzSeen.from_view(view)
-            meant = db.choose_move(seen, state.legal_moves() if state.table is not None else None)
-            assert (
-                (action == Pass()) if meant is None else (isinstance(action, Play) and action.move == meant)
-            )
-        count += 1
-    assert count >= 2000
+        reading = db.Reading(state.view(seat))
+        assert reading.misfit(true_places(state, seat), limit=1000) == 0
+        read += len(reading.moves)
+    assert read > 500
 
 
-def test_strong_chooses_legal_actions() -> None:
-    bot = db.DouDizhuStrongBot("legal", iterations=1)
-    count = 0
-    for state in positions("legal-strong", 18):
-        legal = state.legal_actions(state.turn)
-        assert bot.choose(state.view(state.turn), legal) in legal
-        count += 1
-    assert count >= 1000
+def test_past_moves_give_each_seat_its_hand_at_the_time() -> None:
+    for state in basic_positions("past", 6):
+        if state.landlord is None:
+            continue
+        moves = db.past_moves(state.view(state.turn))
+        for past in moves:
+            then = [
+                tuple(h + p for h, p in zip(state.counts[s], past.later[s], strict=True)) for s in range(3)
+            ]
+            assert [sum(c) for c in then] == list(past.sizes)
+        assert len(moves) == len([e for e in state.view(0)["history"] if "bid" not in e])
 
 
-def play_text(hands: str, table: str = "-", table_seat: str = "-", turn: int = 0) -> str:
-    return (
-        f"dealer: 0\nbids: 1 0 0\nlandlord: 0\nkitty: -\nhands: {hands}\n"
-        f"table: {table}\ntable_seat: {table_seat}\nturn: {turn}\nplays: 1 1 1"
-    )
-
-
-def choice(text: str) -> str:
-    state = GAME.position(text)
-    seat = state.turn
-    return str(db.DouDizhuBasicBot().choose(state.view(seat), state.legal_actions(seat)))
-
-
-def test_basic_bids_by_hand_strength() -> None:
-    strong = "3C 4C 5C 6C 8C 9C TC JC QC KC AC AD 2C 2D 2H BJ RJ"
-    weak = "3D 3H 4D 5D 6D 7D 8D 9D TD JD JH QD KD 4H 6H 8H TH"
-    others = [c.code for c in DECK_54 if c.code not in f"{strong} {weak}".split()]
-    hands = f"{strong} / {weak} / {' '.join(others[:17])}"
-    text = f"phase: bidding\ndealer: 0\nkitty: {' '.join(others[17:])}\nhands: {hands}"
-    assert choice(text) == "bid 3"
-    state = GAME.position(text.replace("dealer: 0", "dealer: 1"))
-    assert db.DouDizhuBasicBot().choose(state.view(1), state.legal_actions(1)) == Bid(0)
-
-
-def test_basic_leads_its_lowest_group_and_goes_out_when_it_can() -> None:
-    assert choice(play_text("3C 3D 8C 9C TC JC QC 2S / 5C 6C 4D / 7C 7D 4S")) == "pair: 3C 3D"
-    assert choice(play_text("8C 9C TC JC QC / 5C 6C / 7C 7D")) == "straight: 8C 9C TC JC QC"
-
-
-def test_basic_does_not_beat_its_partner_but_beats_the_landlord_cheaply() -> None:
-    # Seat 1 (peasant) played a single 5; seat 2 (its partner) passes.
-    text = play_text("AC AD AH / 4C 7C / 9C KC QD", table="single: 5C", table_seat="1", turn=2)
-    assert choice(text) == "pass"
-    # The landlord (seat 0) played a single 5; seat 1 takes it with its lone seven.
-    text = play_text("AC AD AH KH / 4C 4D 7C / 9C KC QD", table="single: 5C", table_seat="0", turn=1)
-    assert choice(text) == "single: 7C"
-
-
-def test_basic_bombs_an_enemy_about_to_go_out() -> None:
-    text = play_text("KC KD / 4C 4D 4H 4S 9C 9D / 3C", table="pair: QC QD", table_seat="0", turn=1)
-    assert choice(text) == "bomb: 4C 4D 4H 4S"
-
-
-# ------------------------------------------------ hidden state, seeds, pickles
-@pytest.fixture
-def guarded() -> Iterator[list[DouDizhuState]]:
-    """States listed here raise on any use while the fixture is active."""
-    watched: list[DouDizhuState] = []
-    names = ("legal_actions", "legal_moves", "apply", "apply_unchecked", "view", "secret_cards", "to_text")
-    originals = {name: getattr(DouDizhuState, name) for name in names}
-    for name, original in originals.items():
-
-        def guard(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            if any(self is w for w in watched):
-                raise AssertionError("a bot touched the engine state")
-            return _original(self, *args, **kwargs)
-
-        setattr(DouDizhuState, name, guard)
-    yield watched
-    for name, original in originals.items():
-        setattr(DouDizhuState, name, original)
-
-
-def bots() -> list[Any]:
-    return [db.DouDizhuBasicBot(), db.DouDizhuStrongBot("hidden", iterations=2)]
-
-
-def test_bots_never_touch_the_engine_state(guarded: list[DouDizhuState]) -> None:
-    for state in positions("guard", 2, every=6):
-        view, legal = state.view(state.turn), state.legal_actions(state.turn)
-        guarded.append(state)
-        for bot in bots():
-            assert bot.choose(view, legal) in legal
-        guarded.clear()
-
-
-def test_look_alike_states_and_plain_copies_get_the_same_choice() -> None:
-    for state in positions("twins", 2, every=9):
+def test_a_world_that_contradicts_the_play_fits_worse() -> None:
+    worse = 0
+    for state in basic_positions("worse", 8):
         seat = state.turn
-        real = GAME.position(state.to_text())
-        twin = db.determinize(state.view(seat), random.Random(7))
-        view, legal = real.view(seat), real.legal_actions(seat)
-        assert twin.view(seat) == view
-        copy = json.loads(json.dumps(view))
-        for bot in bots():
-            first = bot.choose(view, legal)
-            assert bot.choose(copy, legal) == first
-            assert bot.choose(twin.view(seat), legal) == first
-            assert pickle.loads(pickle.dumps(bot)).choose(view, legal) == first
+        reading = db.Reading(state.view(seat))
+        if len(reading.moves) < 6:
+            continue
+        hidden = db.doudizhu_hidden(state.view(seat))
+        rng = random.Random(len(reading.moves))
+        misfits = [reading.misfit(sample_places(hidden, rng), limit=1000) for _ in range(5)]
+        worse += min(misfits) > 0
+    assert worse > 50
 
 
-def test_a_seeded_strong_bot_repeats_its_deal() -> None:
-    def deal(seed: str) -> list[str]:
-        players = [db.DouDizhuStrongBot(f"{seed}/{s}", iterations=2) for s in range(3)]
-        state = play_match(GAME, players, "repeat")
-        return [str(a) for d in state.log for _, a in d.actions]
-
-    first = deal("a")
-    assert deal("a") == first
-    assert deal("b") != first
-
-
-def test_a_time_budget_also_stops_the_search() -> None:
-    for state in positions("time", 1):
-        if state.landlord is not None and len(state.legal_actions(state.turn)) > 2:
-            legal = state.legal_actions(state.turn)
-            assert (
-                db.DouDizhuStrongBot("t").choose(state.view(state.turn), legal, Budget(seconds=0.01)) in legal
-            )
-            return
+def test_the_walk_keeps_worlds_consistent_and_fits_the_play_better_than_chance() -> None:
+    walked = uniform = compared = 0
+    for state in basic_positions("walk", 4):
+        seat = state.turn
+        view = state.view(seat)
+        reading, hidden = db.Reading(view), db.doudizhu_hidden(view)
+        rng = random.Random(seat)
+        for _ in range(3):
+            placed = reading.sample(hidden, rng)
+            world = db.doudizhu_build(view, placed)
+            assert without_log(world.view(seat)) == without_log(view)
+            assert world.secret_cards(seat) == state.secret_cards(seat)
+            if len(reading.moves) >= 6:
+                walked += reading.misfit(placed, limit=1000)
+                uniform += reading.misfit(sample_places(hidden, rng), limit=1000)
+                compared += 1
+    assert compared > 30
+    assert walked < uniform / 2

@@ -17,6 +17,17 @@ from cardavia.games.registry import get_game
 from tests.bots.positions import BOT_GAMES, random_positions
 
 LEVELS = ("random", "basic", "strong")
+ENGINE_METHODS = (
+    "legal_actions",
+    "legal_moves",
+    "apply",
+    "apply_unchecked",
+    "view",
+    "secret_cards",
+    "places",
+    "to_text",
+)
+"""Everything a bot could read a state through (``legal_moves``: Dou Dizhu's rank-level moves)."""
 
 
 def bot(game: str, level: str) -> Bot:
@@ -30,16 +41,10 @@ def guarded() -> Iterator[list[State[Any]]]:
     patched: list[tuple[type, str, Any]] = []
     for game in BOT_GAMES:
         cls = type(get_game(game).new(None, "x"))
-        for name in (
-            "legal_actions",
-            "apply",
-            "apply_unchecked",
-            "view",
-            "secret_cards",
-            "places",
-            "to_text",
-        ):
-            original = getattr(cls, name)
+        for name in ENGINE_METHODS:
+            original = getattr(cls, name, None)
+            if original is None:
+                continue
 
             def guard(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
                 if any(self is w for w in watched):

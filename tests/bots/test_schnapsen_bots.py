@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import pickle
+import dataclasses
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardavia.bots import schnapsen_bots as sb
-from cardavia.bots.base import Budget
 from cardavia.bots.determinize import DETERMINIZERS, determinize
 from cardavia.bots.exact import ExactSolver
-from cardavia.bots.match import play_match
+from cardavia.bots.random_bot import RandomBot
 from cardavia.games.cards import Card
 from cardavia.games.engine import Action
 from cardavia.games.schnapsen import GAME, Play, SchnapsenState
 from cardavia.games.schnapsen_rules import may_follow
+from tests.bots.positions import random_positions
 
 Step = tuple[SchnapsenState, Action]
 
@@ -41,19 +39,6 @@ def walk(seed: str, plies: int) -> tuple[SchnapsenState, list[Step]]:
         steps = [] if len(nxt.log) != len(state.log) else [*steps, (state, action)]
         state = nxt
     return state, steps
-
-
-def positions(seed: str, matches: int, every: int = 1) -> Iterator[SchnapsenState]:
-    rng = random.Random(seed)
-    for number in range(matches):
-        state = GAME.new(None, f"{seed}/{number}")
-        ply = 0
-        while (seat := state.to_move) is not None:
-            if ply % every == 0:
-                yield state
-            legal = state.legal_actions(seat)
-            state = state.apply_unchecked(legal[rng.randrange(len(legal))])[0]
-            ply += 1
 
 
 def with_history(state: SchnapsenState, seat: int) -> dict[str, Any]:
@@ -90,7 +75,9 @@ def check_world(state: SchnapsenState, steps: list[Step], seat: int, world: Schn
 def test_determinizations_respect_everything_the_seat_saw(seed: str, plies: int, salt: int) -> None:
     state, steps = walk(seed, plies)
     for seat in (0, 1):
-        check_world(state, steps, seat, sb.determinize(with_history(state, seat), random.Random(salt)))
+        check_world(
+            state, steps, seat, sb.DETERMINIZER.determinize(with_history(state, seat), random.Random(salt))
+        )
 
 
 @settings(max_examples=60)
@@ -102,14 +89,14 @@ def test_without_history_the_piles_give_sound_inferences(seed: str, plies: int, 
         lacks = sb.opponent_lacks(plain)
         assert lacks <= sb.opponent_lacks(with_history(state, seat))
         assert not lacks & set(state.hands[1 - seat])
-        world = sb.determinize(plain, random.Random(salt))
+        world = sb.DETERMINIZER.determinize(plain, random.Random(salt))
         assert without_log(world.view(seat)) == without_log(state.view(seat))
         assert not lacks & set(world.hands[1 - seat])
 
 
 def test_strict_play_inferences_happen_and_are_true() -> None:
     found = 0
-    for state in positions("lacks", 40):
+    for state in random_positions("schnapsen", "lacks", 40):
         seat = state.turn
         lacks = sb.opponent_lacks(with_history(state, seat))
         assert not lacks & set(state.hands[1 - seat])
@@ -127,7 +114,7 @@ def test_the_pile_reading_keeps_what_every_order_of_tricks_agrees_on() -> None:
 
 
 def test_the_generic_determinizer_serves_schnapsen_once_registered() -> None:
-    sb.register()
+    sb.BOTS.register()
     assert DETERMINIZERS["schnapsen"] is sb.DETERMINIZER
     state, _ = walk("generic", 9)
     world = determinize(state.view(state.turn), random.Random(1))
@@ -136,83 +123,17 @@ def test_the_generic_determinizer_serves_schnapsen_once_registered() -> None:
 
 def test_fully_known_once_the_talon_is_exhausted() -> None:
     seen = set()
-    for state in positions("known", 12, every=2):
+    for state in random_positions("schnapsen", "known", 12, every=2):
         view = state.view(state.turn)
         known = sb.DETERMINIZER.fully_known(view)
         seen.add(known)
         if not state.talon:
             assert known
-            world = sb.determinize(view, random.Random(2))
+            world = sb.DETERMINIZER.determinize(view, random.Random(2))
             assert sorted(world.hands[1 - state.turn]) == sorted(state.hands[1 - state.turn])
         elif state.closed is None and len(state.talon) > 2:
             assert not known
     assert seen == {True, False}
-
-
-# ------------------------------------------------------------------ choices
-def test_basic_reads_the_state_as_it_reads_the_view() -> None:
-    for state in positions("seen", 30, every=2):
-        for seat in (0, 1):
-            assert sb.SchnapsenSeen.from_state(state, seat) == sb.SchnapsenSeen.from_view(state.view(seat))
-
-
-def test_basic_chooses_legal_actions_in_thousands_of_positions() -> None:
-    bot = sb.SchnapsenBasicBot()
-    count = 0
-    for state in positions("legal", 150):
-        legal = state.legal_actions(state.turn)
-        assert bot.choose(state.view(state.turn), legal) in legal
-        count += 1
-    assert count >= 2000
-
-
-def test_strong_chooses_legal_actions() -> None:
-    bot = sb.SchnapsenStrongBot("legal", iterations=3)
-    count = 0
-    for state in positions("legal-strong", 70):
-        legal = state.legal_actions(state.turn)
-        assert bot.choose(state.view(state.turn), legal) in legal
-        count += 1
-    assert count >= 1000
-
-
-def choice(text: str) -> str:
-    state = GAME.position(text)
-    return str(sb.SchnapsenBasicBot().choose(state.view(state.turn), state.legal_actions(state.turn)))
-
-
-OPEN = "dealer: 1\nturn: 0\ntrump: H\ntalon: {talon}\n"
-
-
-def test_basic_exchanges_the_trump_jack_first() -> None:
-    text = OPEN.format(talon="AC TC KC QC JC AD TD KD QD AH") + "hands: JH KS QS JS AS / TH KH QH JD TS"
-    assert choice(text) == "exchange JH"
-
-
-def test_basic_announces_the_forty_with_the_queen() -> None:
-    text = OPEN.format(talon="AC TC KC QC JC AD TD KD QD AH") + "hands: KH QH KS QS JD / TH JH JS AS TS"
-    assert choice(text) == "QH+m"
-
-
-def test_basic_takes_a_ten_with_the_ace_of_its_suit() -> None:
-    text = (
-        "dealer: 0\nturn: 1\ntrump: H\ntalon: AC TC KC QC JC AD TD KD QD AH\n"
-        "hands: KH QH KS QS / TH JH JS AS JD\ntrick: TS"
-    )
-    assert choice(text) == "AS"
-
-
-def test_basic_throws_a_cheap_card_on_a_worthless_lead() -> None:
-    text = (
-        "dealer: 0\nturn: 1\ntrump: H\ntalon: AC TC KC QC JC AD TD KD QD AH\n"
-        "hands: KH QH KS QS / TH JH AS TS JD\ntrick: JS"
-    )
-    assert choice(text) in ("JD", "AS", "TS")  # jack of diamonds, or win with the suit for free
-    text = (
-        "dealer: 0\nturn: 1\ntrump: H\ntalon: AC TC KC QC AD KD QD AS TS AH\n"
-        "hands: KH QH KS QS / TH JH JC TD JD\ntrick: JS"
-    )
-    assert choice(text) in ("JC", "JD")
 
 
 # ----------------------------------------------------------- exact search
@@ -226,7 +147,7 @@ def brute_force(state: SchnapsenState, seat: int) -> float:
 
 def endgames(count: int, cards: int) -> list[SchnapsenState]:
     found = []
-    for state in positions("endgame", 300):
+    for state in random_positions("schnapsen", "endgame", 300):
         if (
             not state.talon
             and len(state.hands[state.turn]) <= cards
@@ -256,7 +177,7 @@ def test_strong_plays_an_exact_best_move_once_nothing_is_hidden() -> None:
 
 
 def test_a_closed_talon_is_searched_by_solving_worlds() -> None:
-    for state in positions("closed", 40):
+    for state in random_positions("schnapsen", "closed", 40):
         if state.closed is not None and state.talon and len(state.legal_actions(state.turn)) > 1:
             view, legal = state.view(state.turn), state.legal_actions(state.turn)
             assert not sb.DETERMINIZER.fully_known(view)
@@ -274,67 +195,62 @@ def test_match_equity_is_a_probability_that_favours_the_lower_count() -> None:
     assert sb.equity(5, 0, False) == 0.0
 
 
-# ------------------------------------------------ hidden state, seeds, pickles
-@pytest.fixture
-def guarded() -> Iterator[list[SchnapsenState]]:
-    """States listed here raise on any use while the fixture is active."""
-    watched: list[SchnapsenState] = []
-    names = ("legal_actions", "apply", "apply_unchecked", "view", "secret_cards", "places", "to_text")
-    originals = {name: getattr(SchnapsenState, name) for name in names}
-    for name, original in originals.items():
-
-        def guard(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            if any(self is w for w in watched):
-                raise AssertionError("a bot touched the engine state")
-            return _original(self, *args, **kwargs)
-
-        setattr(SchnapsenState, name, guard)
-    yield watched
-    for name, original in originals.items():
-        setattr(SchnapsenState, name, original)
+# ---------------------------------------------------------- opponent model
+def test_implausible_moves_are_what_basic_seldom_does() -> None:
+    c = Card.parse
+    assert sb.implausible(None, c("AC"), "H")  # leading an ace
+    assert sb.implausible(None, c("JH"), "H")  # leading a trump
+    assert not sb.implausible(None, c("JC"), "H")
+    assert sb.implausible(c("KC"), c("JH"), "H")  # trumping a king
+    assert not sb.implausible(c("TC"), c("JH"), "H")  # trumping a ten is worth it
+    assert sb.implausible(c("TC"), c("AD"), "H")  # throwing an ace away
+    assert not sb.implausible(c("TC"), c("JD"), "H")
 
 
-def bots() -> list[Any]:
-    return [sb.SchnapsenBasicBot(), sb.SchnapsenStrongBot("hidden", iterations=6)]
+def test_the_opponent_model_tells_random_play_from_basic() -> None:
+    def mean_share(opponent: Any) -> float:
+        shares = []
+        for number in range(20):
+            state = GAME.new({"target": 1}, f"model/{number}")
+            players = [sb.SchnapsenBasicBot(), opponent]
+            while (seat := state.to_move) is not None:
+                view = state.view(seat)
+                if seat == 0:
+                    shares.append(sb.schnapsen_random_share(view, random.Random(0)))
+                state = state.apply(players[seat].choose(view, state.legal_actions(seat)), seat=seat)[0]
+        return sum(shares) / len(shares)
+
+    assert mean_share(RandomBot("r")) > 0.5
+    assert mean_share(sb.SchnapsenBasicBot()) < 0.25
 
 
-def test_bots_never_touch_the_engine_state(guarded: list[SchnapsenState]) -> None:
-    for state in positions("guard", 3, every=3):
-        view, legal = state.view(state.turn), state.legal_actions(state.turn)
-        guarded.append(state)
-        for bot in bots():
-            assert bot.choose(view, legal) in legal
-        guarded.clear()
+# ------------------------------------------------------------------ playouts
+def engine_playout(
+    model: sb.SchnapsenModel, state: SchnapsenState, rng: random.Random, randomly: frozenset[int]
+) -> list[float]:
+    """The generic playout, move by move through the engine."""
+    while not model.deal_over(state, len(state.log)):
+        mover = state.turn
+        legal = state.legal_actions(mover)
+        if mover in randomly and len(legal) > 1:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            action = model.playout(state, mover, legal, rng)
+        before = len(state.log)
+        state = state.apply_unchecked(action)[0]
+        if len(state.log) > before or state.result is not None:
+            return sb.MODEL.rewards(state, before)
+    return sb.MODEL.rewards(state, len(state.log))
 
 
-def test_look_alike_states_and_plain_copies_get_the_same_choice() -> None:
-    for state in positions("twins", 3, every=5):
-        seat = state.turn
-        real = GAME.position(state.to_text())
-        twin = sb.determinize(state.view(seat), random.Random(7))
-        view, legal = real.view(seat), real.legal_actions(seat)
-        assert twin.view(seat) == view
-        assert twin.legal_actions(seat) == legal
-        copy = json.loads(json.dumps(view))
-        for bot in bots():
-            first = bot.choose(view, legal)
-            assert bot.choose(copy, legal) == first
-            assert bot.choose(twin.view(seat), legal) == first
-            assert pickle.loads(pickle.dumps(bot)).choose(view, legal) == first
-
-
-def test_a_seeded_strong_bot_repeats_its_match() -> None:
-    def match(seed: str) -> list[str]:
-        players = [sb.SchnapsenStrongBot(f"{seed}/{s}", iterations=8) for s in (0, 1)]
-        state = play_match(GAME, players, "repeat", {"target": 2})
-        return [str(a) for deal in state.log for _, a in deal.actions]
-
-    first = match("a")
-    assert match("a") == first
-    assert match("b") != first
-
-
-def test_a_time_budget_also_stops_the_search() -> None:
-    state, _ = walk("time", 3)
-    legal = state.legal_actions(state.turn)
-    assert sb.SchnapsenStrongBot("t").choose(state.view(state.turn), legal, Budget(seconds=0.01)) in legal
+def test_the_list_playout_plays_and_scores_as_the_engine_does() -> None:
+    checked = 0
+    for state in random_positions("schnapsen", "playout", 25, every=2):
+        assert isinstance(state, SchnapsenState)
+        for salt, randomly in enumerate([frozenset(), frozenset({0}), frozenset({1}), frozenset({0, 1})]):
+            for epsilon in (0.0, 0.3):
+                model = dataclasses.replace(sb.MODEL, playout_epsilon=epsilon)
+                expected = engine_playout(model, state, random.Random(salt), randomly)
+                assert sb.play_deal(state, random.Random(salt), randomly, epsilon) == expected
+                checked += 1
+    assert checked > 1000

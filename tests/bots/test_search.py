@@ -15,10 +15,10 @@ from cardavia.bots.registry import make_bot
 from cardavia.bots.search import flat_rollouts, ismcts
 from cardavia.bots.strong_bot import StrongBot
 from cardavia.games.registry import get_game
-from tests.bots.positions import BOT_GAMES, position_after, random_positions
+from tests.bots.positions import BOT_GAMES, GENERIC_GAMES, position_after, random_positions
 
 
-@pytest.mark.parametrize("game", BOT_GAMES)
+@pytest.mark.parametrize("game", GENERIC_GAMES)
 def test_ismcts_is_legal_and_repeatable(game: str) -> None:
     model = dataclasses.replace(MODELS[game], algorithm="ismcts")
     for state in random_positions(game, "ismcts", 2, every=7):
@@ -33,7 +33,22 @@ def test_ismcts_is_legal_and_repeatable(game: str) -> None:
         assert {s.action for s in first.stats} == set(legal)
 
 
-@pytest.mark.parametrize("game", BOT_GAMES)
+@pytest.mark.parametrize("game", GENERIC_GAMES)
+def test_ismcts_with_an_opponent_at_random_is_legal_and_repeatable(game: str) -> None:
+    """The opponent of a random-play iteration moves at random in the tree too, not by UCB."""
+    model = dataclasses.replace(
+        MODELS[game], algorithm="ismcts", random_opponent_share=1.0, opponent_model=None
+    )
+    for state in random_positions(game, "ismcts-random", 2, every=7):
+        seat = state.to_move
+        view, legal = state.view(seat), state.legal_actions(seat)
+        first = ismcts(model, view, legal, random.Random(3), iterations=40)
+        assert first == ismcts(model, view, legal, random.Random(3), iterations=40)
+        assert first.action in legal
+        assert sum(s.visits for s in first.stats) == 40
+
+
+@pytest.mark.parametrize("game", GENERIC_GAMES)
 def test_flat_search_compares_every_action_on_the_same_deals(game: str) -> None:
     model = MODELS[game]
     state = position_after(game, "flat", 4)
@@ -54,19 +69,24 @@ def test_search_needs_a_limit() -> None:
         )
 
 
-def test_a_time_budget_also_stops_the_search() -> None:
-    state = position_after("briscola", "time", 2)
+SHORT = {"scopa": {"target": 1}, "schnapsen": {"target": 2}}
+"""Options for a short match of each game."""
+
+
+@pytest.mark.parametrize("game", BOT_GAMES)
+def test_a_time_budget_also_stops_the_search(game: str) -> None:
+    state = next(s for s in random_positions(game, "time", 2) if len(s.legal_actions(s.to_move)) > 2)
     seat = state.to_move
     legal = state.legal_actions(seat)
-    action = StrongBot("t").choose(state.view(seat), legal, Budget(seconds=0.01))
+    action = make_bot(game, "strong", "t").choose(state.view(seat), legal, Budget(seconds=0.01))
     assert action in legal
 
 
 @pytest.mark.parametrize("game", BOT_GAMES)
 def test_a_seeded_bot_repeats_its_choices(game: str) -> None:
     def match(seed: str) -> list[str]:
-        bots = [make_bot(game, "strong", f"{seed}/{s}", iterations=9) for s in (0, 1)]
-        state = play_match(get_game(game), bots, "repeat", {"target": 1} if game == "scopa" else None)
+        bots = [make_bot(game, "strong", f"{seed}/{s}", iterations=9) for s in range(get_game(game).players)]
+        state = play_match(get_game(game), bots, "repeat", SHORT.get(game))
         return [str(a) for deal in state.log for _, a in deal.actions]
 
     first = match("a")
@@ -74,14 +94,15 @@ def test_a_seeded_bot_repeats_its_choices(game: str) -> None:
     assert match("b") != first
 
 
-def test_a_bot_pickles_and_decides_the_same_in_another_process() -> None:
-    state = position_after("scopa", "pickle", 5)
+@pytest.mark.parametrize("game", BOT_GAMES)
+def test_a_bot_pickles_and_decides_the_same_in_another_process(game: str) -> None:
+    state = next(s for s in random_positions(game, "pickle", 2) if len(s.legal_actions(s.to_move)) > 2)
     seat = state.to_move
     view, legal = state.view(seat), state.legal_actions(seat)
     for level in ("random", "basic", "strong"):
-        bot = make_bot("scopa", level, "p", iterations=12)
+        bot = make_bot(game, level, "p", iterations=12)
         copy = pickle.loads(pickle.dumps(bot))
-        assert copy.choose(view, legal) == make_bot("scopa", level, "p", iterations=12).choose(view, legal)
+        assert copy.choose(view, legal) == make_bot(game, level, "p", iterations=12).choose(view, legal)
 
 
 def test_the_decision_generator_depends_on_seed_and_view() -> None:
