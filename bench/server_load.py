@@ -169,15 +169,12 @@ async def swarm(url: str, args: argparse.Namespace, pid: int) -> tuple[Stats, fl
     """The load of `cardavia swarm`: real clients (validated messages, kept views), one per room."""
     from cardavia.clients.cli.load import run_swarm
 
-    marks: list[tuple[float, float]] = []  # (wall, server CPU) at the first counted second
-
-    def tick(line: str) -> None:
-        if not marks and "warming up" not in line:
-            marks.append((time.monotonic(), cpu_seconds(pid)))
+    marks: list[tuple[float, float]] = []  # (wall, server CPU) when the figures start to count
 
     report = await run_swarm(
         url, clients=args.clients, rooms=args.clients, game=args.game,
-        duration=args.seconds, warmup=args.warmup, think=args.pace, on_tick=tick,
+        duration=args.seconds, warmup=args.warmup, think=args.pace,
+        on_counting=lambda: marks.append((time.monotonic(), cpu_seconds(pid))),
     )  # fmt: skip
     wall, cpu = marks[0] if marks else (time.monotonic(), cpu_seconds(pid))
     share = (cpu_seconds(pid) - cpu) / max(time.monotonic() - wall, 1e-9)

@@ -98,6 +98,7 @@ class DealLog:
             "dealer": self.dealer,
             "order": codes(self.order),
             "redeals": [codes(r) for r in self.redeals],
+            # fresh dicts, not ``history()``'s shared ones: a record's owner may annotate them ("auto")
             "actions": [{"seat": seat, **action.to_data()} for seat, action in self.actions],
             "score": self.score,
         }

@@ -203,12 +203,15 @@ async def run_swarm(
     seed: str | None = None,
     progress: Progress | None = None,
     on_tick: Callable[[str], None] | None = None,
+    on_counting: Callable[[], None] | None = None,
 ) -> SwarmReport:
     """Play for ``warmup`` + ``duration`` seconds after set-up; the report covers the ``duration``.
 
     ``rooms`` defaults to as few rooms as hold every client (all seats people);
     ``think`` is the mean pause before each action (0: at once). The live line
-    goes to ``progress`` (and ``on_tick``) once a second.
+    goes to ``progress`` (and ``on_tick``) once a second; ``on_counting`` is called
+    when the warm-up ends and the figures start to count (a benchmark marks the
+    server's CPU there).
     """
     players = get_game(game).players
     rooms = rooms if rooms is not None else math.ceil(clients / players)
@@ -227,7 +230,7 @@ async def run_swarm(
         sessions.extend(outcome)
         for index, (number, session) in enumerate(zip(members, outcome, strict=True)):
             tasks.append(asyncio.ensure_future(_play(session, number, index == 0, run)))
-    cpu_from = asyncio.ensure_future(_cpu_after(warmup))
+    cpu_from = asyncio.ensure_future(_cpu_after(warmup, on_counting))
     try:
         await _watch(run, warmup + duration, progress, on_tick)
         report.seconds = max(0.0, time.monotonic() - run.count_from)
@@ -243,9 +246,11 @@ async def run_swarm(
     return report
 
 
-async def _cpu_after(seconds: float) -> float:
+async def _cpu_after(seconds: float, on_counting: Callable[[], None] | None) -> float:
     """This process's CPU time once the warm-up is over."""
     await asyncio.sleep(seconds)
+    if on_counting is not None:
+        on_counting()
     return time.process_time()
 
 

@@ -39,9 +39,12 @@ def test_the_pacer_lets_a_burst_through_then_keeps_to_the_rate() -> None:
 
 async def test_a_swarm_of_people_sharing_rooms_plays_without_errors(url: str) -> None:
     ticks: list[str] = []
+    counting: list[bool] = []
     report = await run_swarm(
-        url, clients=5, rooms=2, game="doudizhu", duration=2.0, seed="s", on_tick=ticks.append
-    )
+        url, clients=5, rooms=2, game="doudizhu", duration=2.0, seed="s", on_tick=ticks.append,
+        on_counting=lambda: counting.append(True),
+    )  # fmt: skip
+    assert counting == [True]  # once, when the warm-up ends
     assert report.ok, report.summary()
     assert (report.clients, report.rooms) == (5, 2)
     assert report.actions > 0
