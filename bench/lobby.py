@@ -91,7 +91,7 @@ async def failover(rooms: int, prefix: str) -> float:
         players = []
         for number in range(rooms):  # one game per player, each waiting on the player's move
             ws = await connect(f"ws://127.0.0.1:{ports[0]}/", compression=None)
-            await ws.send(encode(m.Hello(id=1, version=1, name=f"p{number}")))
+            await ws.send(encode(m.Hello(id=1, version=m.PROTOCOL_VERSION, name=f"p{number}")))
             await ws.send(encode(m.PlayNow(id=2, game="briscola", bot_level="random")))
             while decode_server(await ws.recv()).type != "your_turn":  # type: ignore[arg-type]
                 pass

@@ -155,7 +155,7 @@ async def idle_memory(url: str, pid: int, count: int) -> float:
     sockets = []
     for i in range(count):
         ws = await connect(url, compression=None)
-        await ws.send(encode(m.Hello(id=1, version=1, name=f"idle{i}")))
+        await ws.send(encode(m.Hello(id=1, version=m.PROTOCOL_VERSION, name=f"idle{i}")))
         await ws.recv()
         sockets.append(ws)
     await asyncio.sleep(1.0)

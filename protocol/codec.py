@@ -38,17 +38,19 @@ _SERVER_NAMES: Final = frozenset(t.model_fields["type"].default for t in SERVER_
 def encode(message: Message) -> bytes:
     """The frame for ``message``: a msgpack map with fields in declaration order.
 
-    Top-level fields whose value is null are left out (absent and null mean the same
-    to a reader), which keeps the frames sent after every action small.
+    Top-level fields that are null, or an empty list where the field's default is
+    an empty list, are left out (absent and default mean the same to a reader),
+    which keeps the frames sent after every action small.
     """
     # Reads the validated fields directly instead of ``model_dump``: deltas and
     # views are plain data already, and walking them again cost the server an
     # eighth of its time per action. Nested models (room info) are still dumped.
     values = message.__dict__
     data: dict[str, Any] = {}
+    empty_by_default = _empty_lists(type(message))
     for name in type(message).model_fields:
         value = values[name]
-        if value is None:
+        if value is None or (value == [] and name in empty_by_default):
             continue
         if isinstance(value, BaseModel):
             value = value.model_dump(mode="python")
@@ -58,9 +60,24 @@ def encode(message: Message) -> bytes:
     return pack(data)
 
 
-def encode_delta(seq: int, ops: list[list[Any]], events: list[dict[str, Any]]) -> bytes:
+def _empty_lists(cls: type[BaseModel]) -> frozenset[str]:
+    """The fields of ``cls`` whose default is an empty list (cached per class)."""
+    names = _EMPTY_LISTS.get(cls)
+    if names is None:
+        names = _EMPTY_LISTS[cls] = frozenset(
+            name for name, info in cls.model_fields.items() if info.default_factory is list
+        )
+    return names
+
+
+_EMPTY_LISTS: dict[type[BaseModel], frozenset[str]] = {}
+
+
+def encode_delta(seq: int, ops: list[Any], events: list[dict[str, Any]]) -> bytes:
     """The frame ``encode(Delta(seq=seq, ops=ops, events=events))`` gives, without building
     the model: the server sends one per recipient per action, from ops it computed itself."""
+    if not events:
+        return pack({"type": "delta", "seq": seq, "ops": ops})
     return pack({"type": "delta", "seq": seq, "ops": ops, "events": events})
 
 

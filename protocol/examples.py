@@ -21,7 +21,7 @@ _ROOM: Final = m.RoomInfo(
 )
 
 CLIENT_EXAMPLES: Final[list[m.Request]] = [
-    m.Hello(id=1, version=1, name="Anna", lang="sv", resume=None),
+    m.Hello(id=1, version=m.PROTOCOL_VERSION, name="Anna", lang="sv", resume=None),
     m.GetCatalogue(id=2),
     m.ListRooms(id=3, game="scopa", limit=20),
     m.CreateRoom(
@@ -67,11 +67,9 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
     ),
     m.Delta(
         seq=2,
-        ops=[
-            [3, "hand", [0]],
-            [0, "table", []],
-            [2, ["captured", 0], ["7D", "3C", "4C"]],
-        ],
+        # on the snapshot example's view, whose keys sorted are game 0, hand 1, seat 2,
+        # table 3, to_move 4: drop hand[0], set table to [], set to_move to 1
+        ops=[3, 1, [0], 0, 3, [], 0, 4, 1],
         events=[
             {"type": "play", "seat": 0, "card": "7D"},
             {"type": "capture", "seat": 0, "card": "7D", "cards": ["3C", "4C"]},

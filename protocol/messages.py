@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS = frozenset({1})
+PROTOCOL_VERSION = 2
+SUPPORTED_VERSIONS = frozenset({2})
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=32, strip_whitespace=True)]
 Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
@@ -215,7 +215,8 @@ class Delta(Reply):
 
     type: Literal["delta"] = "delta"
     seq: int
-    ops: list[list[Any]]
+    ops: list[Any]
+    """Flat triples ``kind, path, arg`` (see ``cardavia.protocol.delta``)."""
     events: list[Plain] = Field(default_factory=list)
 
 

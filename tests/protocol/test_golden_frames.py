@@ -43,6 +43,10 @@ def test_a_frame_assembled_by_hand() -> None:
     assert encode(m.Resync(id=12)) == frame
     # key order does not matter on input
     assert decode_client(b"\x82\xa4type\xa6resync\xa2id\x0c") == m.Resync(id=12)
+    # a delta with no events leaves the field out: fixmap(3) "type" "delta" "seq" 7 "ops" [0, 4, 1]
+    delta = b"\x83\xa4type\xa5delta\xa3seq\x07\xa3ops\x93\x00\x04\x01"
+    assert encode(m.Delta(seq=7, ops=[0, 4, 1])) == delta == encode_delta(7, [0, 4, 1], [])
+    assert decode_server(delta) == m.Delta(seq=7, ops=[0, 4, 1], events=[])
 
 
 def test_the_servers_delta_fast_path_gives_the_golden_frame() -> None:

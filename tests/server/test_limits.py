@@ -55,12 +55,13 @@ async def test_the_request_id_comes_back_on_errors(url: str) -> None:
     assert error.id == 77
 
 
-async def test_wrong_protocol_version_is_refused_and_closed(url: str) -> None:
+@pytest.mark.parametrize("version", [1, 99])  # 1: retired with the old delta ops
+async def test_wrong_protocol_version_is_refused_and_closed(url: str, version: int) -> None:
     anna = await client(url)
-    await anna.send(m.Hello(id=1, version=99, name="Anna"))
+    await anna.send(m.Hello(id=1, version=version, name="Anna"))
     error: m.Error = await anna.expect(m.Error)
     assert error.code == "unsupported_version"
-    assert "1" in error.message
+    assert f"speaks {m.PROTOCOL_VERSION}" in error.message
     with pytest.raises(ConnectionClosed):
         await anna.recv()
     assert anna.ws.close_code == 1008
