@@ -27,6 +27,12 @@ class Requests:
     def hello(self, name: str, *, lang: str = "en", resume: str | None = None) -> m.Hello:
         return m.Hello(id=self.next_id(), version=m.PROTOCOL_VERSION, name=name, lang=lang, resume=resume)
 
+    def get_catalogue(self) -> m.GetCatalogue:
+        return m.GetCatalogue(id=self.next_id())
+
+    def list_rooms(self, game: str | None = None, *, limit: int = 50) -> m.ListRooms:
+        return m.ListRooms.model_validate({"id": self.next_id(), "game": game, "limit": limit})
+
     def act(self, action: dict[str, Any]) -> m.Act:
         return m.Act(id=self.next_id(), action=action)
 
@@ -50,6 +56,15 @@ class Requests:
 
     def leave(self) -> m.Leave:
         return m.Leave(id=self.next_id())
+
+    def rematch(self) -> m.Rematch:
+        return m.Rematch(id=self.next_id())
+
+    def spectate(self, *, room: str | None = None, code: str | None = None) -> m.Spectate:
+        return m.Spectate(id=self.next_id(), room=room, code=code)
+
+    def get_record(self, record: str) -> m.GetRecord:
+        return m.GetRecord(id=self.next_id(), record=record)
 
     def chat(self, text: str) -> m.Chat:
         return m.Chat(id=self.next_id(), text=text)
