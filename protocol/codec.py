@@ -7,6 +7,7 @@ are checked in that order, each failure with its own wire code.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Final, TypeVar
 
 import msgpack
@@ -134,10 +135,24 @@ def request_id(data: dict[str, Any]) -> int | None:
 
 
 def decode_client(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -> ClientMessage:
-    """A validated client message, or ``ProtocolError`` with the right code."""
-    data = unpack_frame(frame, max_size)
-    _check_type(data, _CLIENT_NAMES)
-    return _validate(_CLIENT, data)
+    """A validated client message, or ``ProtocolError`` with the right code.
+
+    The error carries the request's id when the frame is a readable map with one
+    (an oversized frame is read for it too: the connection's own limit bounds it).
+    """
+    try:
+        data = unpack_frame(frame, max_size)
+    except ProtocolError as exc:
+        if exc.code == "too_large":
+            with contextlib.suppress(ProtocolError):
+                exc.request_id = request_id(unpack_frame(frame, None))
+        raise
+    try:
+        _check_type(data, _CLIENT_NAMES)
+        return _validate(_CLIENT, data)
+    except ProtocolError as exc:
+        exc.request_id = request_id(data)
+        raise
 
 
 def decode_server(frame: bytes) -> ServerMessage:

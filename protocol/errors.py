@@ -68,12 +68,17 @@ ERROR_CODES: Final[dict[str, ErrorCode]] = {e.code: e for e in _TABLE}
 
 
 class ProtocolError(ClientError):
-    """A request the protocol refuses; ``code`` is one of ``ERROR_CODES``."""
+    """A request the protocol refuses; ``code`` is one of ``ERROR_CODES``.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``request_id`` is the refused request's ``id`` when the decoder could read
+    one, so the error reply carries it back as every reply does.
+    """
+
+    def __init__(self, code: str, message: str, *, request_id: int | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown wire error code {code!r}")
         super().__init__(message, code=code)
+        self.request_id = request_id
 
 
 def wire_code(error: BaseException) -> str:

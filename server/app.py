@@ -36,7 +36,7 @@ from cardavia.games.errors import CardaviaError, IllegalAction
 from cardavia.games.registry import get_game
 from cardavia.games.traditions import default_tradition, get_tradition
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import decode_client, request_id, unpack_frame
+from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
@@ -227,11 +227,15 @@ class CardaviaServer:
         rid: int | None = None
         act = False
         try:
-            if not conn.bucket.take():
+            allowed = conn.bucket.take()
+            try:
+                message = decode_client(frame, self.config.max_frame)
+            except ProtocolError as exc:
+                rid = exc.request_id
+                raise
+            rid = message.id
+            if not allowed:
                 raise ProtocolError("rate_limited", "too many messages; slow down")
-            with contextlib.suppress(ProtocolError):
-                rid = request_id(unpack_frame(frame, None)) if isinstance(frame, bytes) else None
-            message = decode_client(frame, self.config.max_frame)
             act = isinstance(message, m.Act)
             if isinstance(message, m.Hello):
                 await self._on_hello(conn, message)

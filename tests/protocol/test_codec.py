@@ -79,6 +79,17 @@ def test_invalid_field_names_the_field() -> None:
 
 
 def test_request_id_is_recovered_for_error_replies() -> None:
+    for frame, code in [
+        (pack({"type": "fly", "id": 9}), "unknown_type"),
+        (pack({"type": "chat", "id": 9, "text": ""}), "invalid_field"),
+        (pack({"type": "chat", "id": 9, "text": "x" * 5000}), "too_large"),
+    ]:
+        with pytest.raises(ProtocolError) as caught:
+            decode_client(frame)
+        assert (caught.value.code, caught.value.request_id) == (code, 9)
+    with pytest.raises(ProtocolError) as caught:
+        decode_client(b"\xc1")
+    assert caught.value.request_id is None
     assert request_id(unpack_frame(pack({"type": "fly", "id": 9}))) == 9
     assert request_id({"id": True}) is None
     assert request_id({"id": "9"}) is None

@@ -135,16 +135,23 @@ async def test_rate_limit_then_abuse_closes_the_connection(strict_config: Server
         anna = await client(url)
         await anna.hello()
         codes: list[str] = []
+        limited_ids: list[int | None] = []
         try:
-            for _ in range(40):
-                await anna.send(m.GetCatalogue(id=1))
+            for number in range(40):
+                await anna.send(m.GetCatalogue(id=100 + number))
             while True:
                 message = await anna.recv(timeout=5)
                 if isinstance(message, m.Error):
                     codes.append(message.code)
+                    if message.code == "rate_limited":
+                        limited_ids.append(message.id)
         except ConnectionClosed:
             pass
         assert "rate_limited" in codes
+        # each refusal names the request it refused, as every reply does
+        assert limited_ids
+        assert all(i is not None and 100 <= i < 140 for i in limited_ids)
+        assert len(set(limited_ids)) == len(limited_ids)
         assert anna.ws.close_code == 1008
         assert "too many" in (anna.ws.close_reason or "")
     finally:
