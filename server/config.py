@@ -30,7 +30,10 @@ class ServerConfig:
     """Protocol errors a connection may cause before it is closed."""
     max_rooms_per_connection: int = 3
     idle_timeout: float = 300.0
-    """Seconds without a message from a client before it is disconnected."""
+    """Seconds a client outside any room may stay silent before it is disconnected.
+
+    Players seated in a room or watching one are never idle: they may wait a long
+    time for others to move, and keepalive pings (``ping_interval``) find dead peers."""
     ping_interval: float = 20.0
     grace_seconds: float = 60.0
     """How long a dropped player's seat waits before a bot takes it over."""

@@ -60,6 +60,8 @@ class Connection:
         self.seat: int | None = None
         self.rooms_created = 0
         self.abuse = 0
+        self.last_seen = time.monotonic()
+        """When the client last sent a frame (for the idle sweep)."""
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         self.chat_bucket = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_SEND_QUEUE)

@@ -122,6 +122,27 @@ async def test_spectators_cannot_act(url: str) -> None:
     assert error.code in {"spectator", "unknown_room"}
 
 
+async def test_a_silent_client_outside_rooms_is_closed_but_a_seated_one_waits(config: ServerConfig) -> None:
+    srv = CardaviaServer(dataclasses.replace(config, idle_timeout=0.4))
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        idle, seated = await client(url), await client(url)
+        await idle.hello()
+        await seated.hello()
+        await seated.send(seated.req.create_room("scopa", humans=2))  # waits for a second player
+        await seated.expect(m.Snapshot)
+        with pytest.raises(ConnectionClosed):
+            await idle.recv(timeout=3)  # nothing comes but the close
+        assert idle.ws.close_code == 1008
+        assert "idle" in (idle.ws.close_reason or "")
+        await asyncio.sleep(0.6)  # well past the timeout: a seated player may wait for others
+        await seated.send(seated.req.resync())
+        assert isinstance(await seated.expect(m.Snapshot), m.Snapshot)
+    finally:
+        await srv.shutdown()
+
+
 @pytest.fixture
 def strict_config(config: ServerConfig) -> ServerConfig:
     return dataclasses.replace(config, rate_per_second=5.0, rate_burst=5, abuse_limit=8)
