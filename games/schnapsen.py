@@ -359,8 +359,15 @@ class SchnapsenState(State[SchnapsenAction]):
             "closed_opponent_trick": self.closed[2] if self.closed else None,
         }
         self.log[-1].score = {"points": gained, "detail": detail}
-        events.append(
-            {"type": "deal_end", "deal": self.deal, "points": gained, **detail, "counts": self.counts}
+        events.append(  # shaped as in the other games: the deal's score, then the match's totals
+            {
+                "type": "deal_end",
+                "deal": self.deal,
+                "points": gained,
+                "detail": detail,
+                "totals": list(self.scores),
+                "counts": self.counts,
+            }
         )
         if self.scores[winner] >= self.target:
             self._result = Result((self.scores[0], self.scores[1]), winner, "target")

@@ -52,8 +52,10 @@ def refused(state: SchnapsenState, move: str | SchnapsenAction) -> IllegalAction
 
 
 def deal_end(events: list[Event]) -> Event:
+    """The deal's score detail (``totals`` there are card points), with the event's other fields."""
     (end,) = [e for e in events if e["type"] == "deal_end"]
-    return end
+    assert isinstance(end["detail"], dict)
+    return {**end, **end["detail"]}
 
 
 # Talon open, seat 0 on lead with the trump jack and the diamond marriage;
@@ -146,6 +148,10 @@ def test_dealers_alternate_and_the_next_deal_starts_at_once() -> None:
     )
     state, events = act(state, "AC", "JD")
     assert deal_end(events)["points"] == [1, 0]
+    # the event is shaped as in the other games: the score, then the match's totals
+    (event,) = [e for e in events if e["type"] == "deal_end"]
+    assert set(event) == {"type", "deal", "points", "detail", "totals", "counts"}
+    assert event["totals"] == [7 - c for c in event["counts"]]
     assert (state.deal, state.dealer, state.to_move) == (3, 0, 1)
     order = SeededChance("next").shuffle(DECK_SCHNAPSEN, 3, 0)
     assert state.log[-1].dealer == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,15 @@ async def test_one_human_against_bots(server: CardaviaServer, url: str, game: st
         "winner": result.winner,
         "reason": result.reason,
     }
+    # every deal_result is the record's score of that deal, and the last one's totals the match's
+    deal_results = [x for x in anna.received if isinstance(x, m.DealResult)]
+    deals: Any = record["deals"]
+    for deal_result in deal_results:
+        score = deals[deal_result.deal]["score"]
+        assert (deal_result.points, deal_result.detail) == (score["points"], score["detail"])
+    if game != "briscola":  # one deal, scored by the match result alone
+        assert deal_results
+        assert deal_results[-1].totals == result.scores
     await anna.ws.close()
 
 

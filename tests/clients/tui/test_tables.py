@@ -67,10 +67,7 @@ def test_the_scopa_deal_summary_names_every_point() -> None:
 
 def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
     table = table_for("schnapsen", context("schnapsen"))
-    reached = {
-        "type": "deal_end",
-        "deal": 0,
-        "points": [2, 0],
+    detail = {
         "winner": 0,
         "reason": "66",
         "game_points": 2,
@@ -80,21 +77,33 @@ def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
         "totals": [86, 25],
         "tricks": [5, 2],
         "closed_by": None,
+    }
+    # as the engine sends it: the score's detail, then the match's totals and counts
+    reached = {
+        "type": "deal_end",
+        "deal": 0,
+        "points": [2, 0],
+        "detail": detail,
+        "totals": [2, 0],
         "counts": [5, 7],
     }
     summary = table.deal_summary(reached, 1, {"target": 7})
     assert summary.row("game points") == ["+2", "0"]
     assert summary.row("match") == ["2 of 7", "0 of 7"]
     assert summary.row("marriages") == ["20", "0"]
+    assert summary.row("total") == ["86", "25"]  # the deal's card points, not the match's
     assert summary.notes == ["Why: Anna reached 66; 2 game points: the loser had fewer than 33"]
     failed = reached | {
         "points": [0, 3],
-        "winner": 1,
-        "reason": "closer_failed",
-        "game_points": 3,
-        "closed_by": 0,
-        "closed_opponent_points": 0,
-        "closed_opponent_trick": False,
+        "detail": detail
+        | {
+            "winner": 1,
+            "reason": "closer_failed",
+            "game_points": 3,
+            "closed_by": 0,
+            "closed_opponent_points": 0,
+            "closed_opponent_trick": False,
+        },
     }
     notes = table.deal_summary(failed, 1, {"target": 7}).notes
     assert notes[0] == "Why: Anna closed the talon and did not reach 66; 3 game points (counted at the close)"

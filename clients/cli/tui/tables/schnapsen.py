@@ -84,12 +84,14 @@ class SchnapsenTable(TrickTable):
             super().describe_event(event, following, lines)
 
     def why(self, event: Event) -> str:
+        event = scored(event)
         pattern = WHY.get(str(event.get("reason")), "{winner} won the deal")
         return pattern.format(
             winner=self.ctx.who(event.get("winner")), closer=self.ctx.who(event.get("closed_by"))
         )
 
     def worth(self, event: Event) -> str:
+        event = scored(event)
         points = int(event.get("game_points") or 0)
         if event.get("reason") in ("66", "closer_66"):
             return WORTH.get(points, plural(points, "game point"))
@@ -99,6 +101,7 @@ class SchnapsenTable(TrickTable):
 
     def deal_summary(self, event: Event, number: int, view: View) -> Breakdown:
         """Card and marriage points, tricks, and the game points with why."""
+        event = scored(event)
         out = Breakdown(f"Deal {number} scored", list(self.ctx.players))
         for key, label in (("card_points", "card points"), ("marriage_points", "marriages"),
                            ("totals", "total"), ("tricks", "tricks")):  # fmt: skip
@@ -122,3 +125,13 @@ class SchnapsenTable(TrickTable):
         return out
 
     score_label = "game points"
+
+
+def scored(event: Event) -> Event:
+    """A ``deal_end`` event (or deal result) with its score ``detail`` read into it.
+
+    In the detail ``totals`` are the deal's card points; the event's own ``totals``
+    are the match's game points, which ``counts`` shows already.
+    """
+    detail = event.get("detail")
+    return {**event, **detail} if isinstance(detail, dict) else event
