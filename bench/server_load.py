@@ -10,7 +10,8 @@ both) and plays a room of its own (itself + a random bot) with random legal move
 acting the moment its turn comes (saturation) or about once per ``--pace``
 seconds. Latency is from sending an action to receiving the delta it caused.
 The echo run uses the same number of clients sending frames of the same size
-and waiting for each echo, so the ratio compares like with like.
+and waiting for each echo, so the ratio compares like with like; paced, the
+echo clients keep the same pace, and their latency is the harness's own floor.
 """
 
 from __future__ import annotations
@@ -115,15 +116,20 @@ async def player(url: str, game: str, stop: float, pace: float, stats: Stats, se
                 stats.errors += 1
 
 
-async def echo_client(url: str, size: int, stop: float, stats: Stats) -> None:
+async def echo_client(url: str, size: int, stop: float, stats: Stats, pace: float, seed: int) -> None:  # noqa: PLR0917
+    """Round trips of ``size`` bytes, back to back or about one per ``pace`` seconds (as players)."""
     payload = os.urandom(size)
+    rng = random.Random(seed)
     async with connect(url, compression=None) as ws:
         while time.monotonic() < stop:
+            if pace:
+                await asyncio.sleep(rng.uniform(0, 2 * pace))
             started = time.perf_counter()
             await ws.send(payload)
             await ws.recv()
-            stats.latencies.append(time.perf_counter() - started)
-            stats.actions += 1
+            if time.monotonic() >= stats.counting_from:
+                stats.latencies.append(time.perf_counter() - started)
+                stats.actions += 1
 
 
 async def run_clients(
@@ -248,7 +254,7 @@ def main() -> None:
         f"  server CPU {cpu / elapsed:.0%} of one core, RSS {rss / 2**20:.1f} MiB "
         f"({rss / args.clients / 1024:.1f} KiB per client)"
     )
-    if args.no_echo or args.pace:
+    if args.no_echo:
         return
     port = free_port()
     echo = start([sys.executable, "-m", "bench.echo_server", str(port)], port)
@@ -256,17 +262,22 @@ def main() -> None:
         size = 45  # an `act` frame
         echo_stats, echo_elapsed = asyncio.run(
             run_clients(
-                lambda i, stop, st: echo_client(f"ws://127.0.0.1:{port}/", size, stop, st),
+                lambda i, stop, st: echo_client(f"ws://127.0.0.1:{port}/", size, stop, st, args.pace, i),
                 args.clients,
                 args.seconds,
+                args.warmup if args.pace else 0.0,
             )
         )
     finally:
         echo.terminate()
         echo.wait(timeout=10)
     echo_rate = echo_stats.actions / echo_elapsed
-    print(f"echo ceiling: {echo_rate:.0f} round trips/s, p50 {pct(echo_stats.latencies, 0.5) * 1e3:.2f} ms")
-    print(f"ratio: game server actions/s = {rate / echo_rate:.0%} of the echo ceiling")
+    print(
+        f"echo {'at the same pace' if args.pace else 'ceiling'}: {echo_rate:.0f} round trips/s, latency ms: "
+        + " ".join(f"p{q} {pct(echo_stats.latencies, q / 100) * 1e3:.2f}" for q in (50, 95, 99))
+    )
+    if not args.pace:  # paced, the echo shows the harness's own latency floor instead
+        print(f"ratio: game server actions/s = {rate / echo_rate:.0%} of the echo ceiling")
 
 
 if __name__ == "__main__":
