@@ -108,15 +108,17 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
                 _diff(old[key], value, [*path, key], ops)
         return
     if isinstance(old, list) and isinstance(new, list):
-        size = len(old)
-        if len(new) > size and new[:size] == old:
-            _extend(old, new[size:], path, ops)
-            return
-        removed = _removed(old, new)
-        if removed is not None:
-            ops += (REMOVE, _path(path), removed)
-            return
-        if len(new) == size and size and _same_length_lists(old, new, path, ops):
+        size, length = len(old), len(new)
+        if length > size:
+            if new[:size] == old:
+                _extend(old, new[size:], path, ops)
+                return
+        elif length < size:
+            removed = _removed(old, new)
+            if removed is not None:
+                ops += (REMOVE, _path(path), removed)
+                return
+        elif size and _same_length_lists(old, new, path, ops):
             return
     ops += (SET, _path(path), new)
 
@@ -124,6 +126,8 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
 def _same_length_lists(old: list[Any], new: list[Any], path: list[Any], ops: list[Any]) -> bool:
     """Element-wise ops for a list that kept its length, when cheaper than setting it whole."""
     size = len(new)
+    if size < 3 and not isinstance(new[0], dict | list) and not isinstance(new[-1], dict | list):
+        return False  # two scalars: setting one costs as much as setting both
     if any(isinstance(v, dict | list) for v in new):
         inner: list[Any] = []
         for index, (a, b) in enumerate(zip(old, new, strict=True)):
@@ -132,8 +136,6 @@ def _same_length_lists(old: list[Any], new: list[Any], path: list[Any], ops: lis
             ops += inner
             return True
         return False
-    if size < 3:
-        return False  # a one-element op costs as much as a two-element list
     changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b or type(a) is not type(b)]
     # An element op costs its value and about four bytes; setting the whole list
     # costs every value and about two: a third of the elements is the break-even.
@@ -194,7 +196,7 @@ def _path(path: list[Any]) -> Any:
 
 def _removed(old: list[Any], new: list[Any]) -> list[int] | None:
     """Indexes to drop from ``old`` to get ``new``, when ``new`` is ``old`` less a few elements."""
-    if not new or len(new) >= len(old) or len(old) - len(new) > 3:
+    if not new or len(old) - len(new) > 3:
         return None
     indexes: list[int] = []
     j = 0
