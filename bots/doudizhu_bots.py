@@ -19,7 +19,12 @@ out with ``basic`` all round on the same worlds. The framework's
 ``flat_rollouts`` would try every legal move (hundreds on a lead) and build
 a ``Play`` per move at every playout step, so the rollouts here run on rank
 counts (``play_out``), checked against the engine by the tests. It bids by
-what taking the deal at once is worth.
+comparing, in points on the same worlds, the pass and every legal bid with
+the auction finished by ``basic`` (``bid_search``), so it takes a deal when
+holding it beats defending against whoever would take it instead. A
+peasant whose partner holds the trick (the landlord passed on it) searches
+only the pass and the moves that put it out or next to it: overtaking a
+partner otherwise hands the lead from one peasant to the other at a cost.
 """
 
 from __future__ import annotations
@@ -359,7 +364,8 @@ def play_value(points: int, stake: int) -> float:
 
 def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
     """Moves worth searching: basic's choice, the plan's groups and the extreme singles on a lead;
-    the cheapest follows, the highest, a pass and the lowest bomb on a follow."""
+    the cheapest follows, the highest, a pass and the lowest bomb on a follow; when the partner
+    holds the trick, the pass and only the moves that put this hand out or next to it."""
     seen = DdzSeen.from_view(view)
     by_key = {(m[0], m[2]): a for a in legal if (m := move_of(a)) is not None}
     picked: list[Action] = [choose_doudizhu(seen, legal)]
@@ -367,6 +373,16 @@ def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
         options = list(plan(seen.counts))
         held = [r for r in range(NRANKS) if seen.counts[r]]
         options.extend((dm.SINGLE[held[0]], dm.SINGLE[held[-1]]))
+    elif partner_holds(seen):
+        # The partner wins this trick if I pass: taking it over only pays if it puts me out or next to.
+        total = sum(seen.counts)
+        options = [
+            m
+            for a in legal
+            if (m := move_of(a)) is not None
+            and (len(m[2]) == total or (m[0] not in ASSETS and hand_cost(minus(seen.counts, m)) <= 1.0))
+        ]
+        picked.extend(a for a in legal if isinstance(a, Pass))
     else:
         moves = [m for a in legal if (m := move_of(a)) is not None]
         plain = [m for m in moves if m[0] not in ASSETS]
@@ -379,6 +395,14 @@ def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
         if action is not None and action not in picked:
             picked.append(action)
     return picked
+
+
+def partner_holds(seen: DdzSeen) -> bool:
+    """A peasant's partner played the table's move and the landlord has passed on it."""
+    landlord, holder = seen.landlord, seen.table_seat
+    if landlord is None or holder is None or landlord in (seen.seat, holder):
+        return False
+    return (holder + 1) % 3 == landlord
 
 
 def flat_search(
@@ -426,6 +450,67 @@ def flat_search(
     return actions[best], means
 
 
+def bid_search(
+    view: View,
+    actions: Sequence[Action],
+    rng: random.Random,
+    *,
+    iterations: int | None,
+    seconds: float | None,
+) -> list[float]:
+    """Each bid's (or the pass's) mean points on the same sampled deals, the auction finished by ``basic``.
+
+    Unlike a play, a bid is judged by points, not ``play_value``: what it
+    decides is who holds the deal and at what stake, and the stake is the
+    score's own unit. The play after the auction depends only on who won it
+    (``basic`` never reads the bid), so a world plays out at most once per
+    landlord and the options share those playouts: comparing a pass with
+    each bid costs little more than judging one.
+    """
+    seat = view_seat(view)
+    hidden, reading = doudizhu_hidden(view), Reading(view)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    budget = None if iterations is None else iterations * PLIES
+    totals = [0.0] * len(actions)
+    played = worlds = 0
+    weight = (sum(view["hand_counts"]) + 10) / 34 * 1.6  # as flat_search's from the bidding
+
+    def spent() -> float:
+        return played * weight + worlds * WORLD_PLIES + reading.checked * CHECK_PLIES
+
+    while worlds < 2 or (
+        (budget is None or spent() < budget) and (deadline is None or time.perf_counter() < deadline)
+    ):
+        world = doudizhu_build(view, reading.sample(hidden, rng))
+        played += len(actions)  # the auctions
+        per_unit: dict[int, float] = {}
+        for i, action in enumerate(actions):
+            assert isinstance(action, Bid)
+            state = auction(world, action)
+            if state is None:
+                continue  # thrown in: no score
+            landlord = state.landlord
+            assert landlord is not None
+            if landlord not in per_unit:
+                points, _, plies = play_out(state, seat)
+                per_unit[landlord] = points / state.bid
+                played += plies
+            totals[i] += per_unit[landlord] * state.bid
+        worlds += 1
+    return [t / worlds for t in totals]
+
+
+def auction(world: DouDizhuState, action: Bid) -> DouDizhuState | None:
+    """The position after ``action`` once ``basic`` has finished the auction (None: thrown in)."""
+    thrown = len(world.log[-1].redeals)
+    state = world.apply_unchecked(action)[0]
+    while state.landlord is None:
+        if len(state.log[-1].redeals) > thrown:
+            return None
+        state = state.apply_unchecked(Bid(basic_bid(DdzSeen.from_state(state, state.turn, unseen=False))))[0]
+    return state
+
+
 PLIES: Final = 20
 """Plies one rollout counts for in the budget (a deal from its first lead is about 25)."""
 WORLD_PLIES: Final = 15
@@ -434,15 +519,6 @@ CHECK_PLIES: Final = 6
 """What replaying one past move with ``basic`` costs, in plies (it plans a whole hand afresh)."""
 WIN_WEIGHT: Final = 0.5
 """Share of a rollout's value that is winning at all, against its score (bombs make scores noisy)."""
-BID_VALUE: Final = (0.3, 0.2, 0.1)
-"""Search value of taking the deal at once (a bid of 3) needed to bid 3, 2 and 1.
-
-The rollouts play `basic` for the bidder too, which wins fewer deals as
-landlord than `strong` does; bidding on hands a little below even
-(thresholds 0.05, -0.05, -0.15) made `strong` the landlord in 68% of its
-deals instead of 56% against `basic` but raised its mean score by no more
-than the noise (+2.5 against +2.3 per deal, +/-0.9), and left it the worse
-peasant deals, so it keeps these."""
 MODEL: Final = SearchModel(GAME_ID, scale=4.0, win_weight=0.5, iterations=800, algorithm="flat")
 """``iterations``: rollouts of ``PLIES`` plies per decision. The generic ``StrongBot`` does not fit
 (it would search every legal move): ``DouDizhuStrongBot`` is the `strong` level."""
@@ -466,10 +542,9 @@ class DouDizhuStrongBot(StrongBot):
     ) -> Action:
         iterations, seconds = budget.iterations, budget.seconds
         if view["landlord"] is None:
-            # Bid by what taking the deal now (a 3) is worth on sampled deals.
-            value = flat_search(view, [Bid(3)], rng, iterations=iterations, seconds=seconds)[1][0]
-            want = next((3 - i for i, need in enumerate(BID_VALUE) if value >= need), 0)
-            return Bid(want) if want > view["bid"] else Bid(0)
+            # Bid by what each bid, and the pass, is worth in points on sampled deals.
+            values = bid_search(view, legal, rng, iterations=iterations, seconds=seconds)
+            return legal[max(range(len(legal)), key=values.__getitem__)]
         options = candidates(view, legal)
         if len(options) == 1:
             return options[0]

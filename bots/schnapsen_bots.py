@@ -19,7 +19,10 @@ world through ``GAME.position`` costs about as much as a playout), the
 playouts on plain lists (``play_deal``, checked against the engine by the
 tests); with the talon closed it solves sampled worlds exactly and sums the
 values (determinized search); once nothing is hidden (talon exhausted) it
-solves the position exactly (``exact.py``).
+solves the position exactly (``exact.py``). Exact values assume perfect
+play, so when several moves tie (the deal is lost, or won, whatever it
+does) ISMCTS with the opponent model chooses among them: against a player
+who errs, the move that gives it most chances to err.
 
 The opponent may be a casual player or may play at random. Its plays in
 open play this deal say which (``schnapsen_random_share``: `basic` seldom
@@ -454,6 +457,8 @@ NODES_PER_ITERATION: Final = 10
 """Exact-solver nodes that cost about as much time as one ISMCTS iteration."""
 MAX_WORLDS: Final = 40
 """Worlds solved at most for one decision with a closed talon."""
+TIE_SHARE: Final = 2
+"""A tie among exact values is broken by ISMCTS on this share (1/2) of the decision's budget."""
 
 
 # ----------------------------------------------------------------------- bots
@@ -472,14 +477,23 @@ class SchnapsenStrongBot(StrongBot):
     def decide(
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
     ) -> Action:
-        hidden = schnapsen_hidden(view)
+        hidden, iterations, seconds = schnapsen_hidden(view), budget.iterations, budget.seconds
         if hidden.fully_known:
-            action, _ = best_exact_action(model, schnapsen_build(view, sample_places(hidden, rng)))
-            return action if action in legal else legal[0]
-        if view["strict"]:
+            _, values = best_exact_action(model, schnapsen_build(view, sample_places(hidden, rng)))
+            best = max(values.values())
+            tied = [a for a in legal if values.get(a) == best] or [legal[0]]
+        elif view["strict"]:
             nodes = None if budget.iterations is None else budget.iterations * NODES_PER_ITERATION
-            return solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=budget.seconds)
-        return ismcts(model, view, legal, rng, iterations=budget.iterations, seconds=budget.seconds).action
+            tied = solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=budget.seconds)
+        else:
+            return ismcts(model, view, legal, rng, iterations=iterations, seconds=seconds).action
+        if len(tied) == 1:
+            return tied[0]
+        # Exactly equal against perfect play (a deal won, or lost, whatever it does): the opponent
+        # model's search picks among them the move that best uses the opponent's likely mistakes.
+        iterations = None if iterations is None else max(1, iterations // TIE_SHARE)
+        seconds = None if seconds is None else seconds / TIE_SHARE
+        return ismcts(model, view, tied, rng, iterations=iterations, seconds=seconds).action
 
     @staticmethod
     def _model(game_id: str) -> SearchModel:
@@ -494,8 +508,8 @@ def solve_worlds(
     *,
     nodes: int | None,
     seconds: float | None,
-) -> Action:
-    """Determinized search: solve sampled worlds exactly and take the best summed value.
+) -> list[Action]:
+    """Determinized search: solve sampled worlds exactly; the actions of the best summed value.
 
     The budget counts solver nodes (a world right after closing costs a
     hundred times one near the end), so a seeded bot stays deterministic
@@ -513,7 +527,7 @@ def solve_worlds(
         worlds += 1
         spent += solver.nodes
     best = max(totals.values())
-    return next(a for a in legal if totals[a] == best)
+    return [a for a in legal if totals[a] == best]
 
 
 def _within(spent: int, nodes: int | None, deadline: float | None) -> bool:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cardavia.bots import doudizhu_bots as db
 from cardavia.bots.determinize import DETERMINIZERS, determinize, sample_places
-from cardavia.bots.doudizhu_heuristics import DdzSeen, basic_bid, choose_move
+from cardavia.bots.doudizhu_heuristics import DdzSeen, basic_bid, choose_move, hand_cost, minus, move_of
 from cardavia.games.cards import Card, parse_cards
 from cardavia.games.doudizhu import GAME, Bid, DouDizhuState, Pass
 from tests.bots.positions import position_after
@@ -171,3 +171,59 @@ def test_the_walk_keeps_worlds_consistent_and_fits_the_play_better_than_chance()
                 compared += 1
     assert compared > 30
     assert walked < uniform / 2
+
+
+# ------------------------------------------------------------------ bidding
+def test_a_bid_is_judged_by_its_points_on_the_same_worlds_as_plain_rollouts() -> None:
+    """The bid search shares one playout per landlord among the options: the means must be those of
+    playing every option out on its own (``rollout``), world by world."""
+    compared = 0
+    for state in basic_positions("bids", 10):
+        if state.landlord is not None:
+            continue
+        seat = state.turn
+        view, legal = state.view(seat), state.legal_actions(seat)
+        values = db.bid_search(view, legal, random.Random(seat), iterations=1, seconds=None)
+        reading, hidden, rng = db.Reading(view), db.doudizhu_hidden(view), random.Random(seat)
+        worlds = [db.doudizhu_build(view, reading.sample(hidden, rng)) for _ in range(2)]
+        for action, value in zip(legal, values, strict=True):
+            assert isinstance(action, Bid)
+            expected = sum(db.rollout(world, action, seat)[0] for world in worlds) / 2
+            assert value == pytest.approx(expected)
+        compared += 1
+    assert compared >= 10
+
+
+def test_the_auction_ends_with_a_landlord_or_a_throw_in() -> None:
+    state = GAME.new(None, "auction")
+    after = db.auction(state, Bid(3))
+    assert after is not None
+    assert (after.landlord, after.bid) == (state.turn, 3)
+    passed = state.apply_unchecked(Bid(0))[0].apply_unchecked(Bid(0))[0]
+    assert db.auction(passed, Bid(0)) is None  # three opening passes throw the deal in
+
+
+# ---------------------------------------------------------------- peasants
+def test_a_peasant_takes_its_partners_trick_only_to_go_out_or_next_to() -> None:
+    """Once the landlord has passed on the partner's move, only moves that empty the hand or leave it
+    one turn from going out are searched beside the pass."""
+    checked = 0
+    for state in basic_positions("partner", 40):
+        if state.landlord is None or state.table is None:
+            continue
+        seat = state.turn
+        seen = DdzSeen.from_state(state, seat)
+        if not db.partner_holds(seen):
+            continue
+        assert state.table_seat not in (seat, state.landlord)
+        assert (state.table_seat + 1) % 3 == state.landlord
+        legal = state.legal_actions(seat)
+        picked = db.candidates(state.view(seat), legal)
+        assert Pass() in picked
+        for action in picked:
+            move = move_of(action)
+            if move is not None:
+                left = minus(seen.counts, move)
+                assert sum(left) == 0 or hand_cost(left) <= 1.0
+        checked += 1
+    assert checked > 20

@@ -188,6 +188,22 @@ def test_a_closed_talon_is_searched_by_solving_worlds() -> None:
     pytest.fail("no closed talon found")
 
 
+def test_with_a_closed_talon_every_move_of_the_best_solved_value_is_kept_for_the_tie_break() -> None:
+    """Moves that tie exactly are all handed to the opponent-model search, and no worse move is."""
+    tied = 0
+    for state in random_positions("schnapsen", "ties", 40):
+        if state.closed is None or not state.talon or len(state.legal_actions(state.turn)) < 2:
+            continue
+        view, legal = state.view(state.turn), state.legal_actions(state.turn)
+        hidden = sb.schnapsen_hidden(view)
+        best = sb.solve_worlds(view, legal, hidden, random.Random(3), nodes=1, seconds=None)
+        world = sb.schnapsen_build(view, sb.sample_places(hidden, random.Random(3)))
+        values = ExactSolver(sb.MODEL, world).action_values(world)
+        assert best == [a for a in legal if values[a] == max(values.values())]
+        tied += len(best) > 1
+    assert tied > 3
+
+
 def test_match_equity_is_a_probability_that_favours_the_lower_count() -> None:
     assert sb.equity(7, 7, True) + sb.equity(7, 7, False) == pytest.approx(1.0)
     assert sb.equity(1, 7, True) > sb.equity(3, 7, True) > sb.equity(7, 7, True) > sb.equity(7, 3, True)
