@@ -519,7 +519,7 @@ CHECK_PLIES: Final = 6
 """What replaying one past move with ``basic`` costs, in plies (it plans a whole hand afresh)."""
 WIN_WEIGHT: Final = 0.5
 """Share of a rollout's value that is winning at all, against its score (bombs make scores noisy)."""
-MODEL: Final = SearchModel(GAME_ID, scale=4.0, win_weight=0.5, iterations=800, algorithm="flat")
+MODEL: Final = SearchModel(GAME_ID, scale=4.0, win_weight=0.5, iterations=600, algorithm="flat")
 """``iterations``: rollouts of ``PLIES`` plies per decision. The generic ``StrongBot`` does not fit
 (it would search every legal move): ``DouDizhuStrongBot`` is the `strong` level."""
 

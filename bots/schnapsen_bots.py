@@ -446,7 +446,7 @@ MODEL: Final = SchnapsenModel(
     GAME_ID,
     scale=3.0,
     win_weight=0.0,
-    iterations=560,
+    iterations=480,
     exploration=0.5,
     playout_epsilon=0.0,
     opponent_model=schnapsen_random_share,
@@ -457,8 +457,8 @@ NODES_PER_ITERATION: Final = 10
 """Exact-solver nodes that cost about as much time as one ISMCTS iteration."""
 MAX_WORLDS: Final = 40
 """Worlds solved at most for one decision with a closed talon."""
-TIE_SHARE: Final = 2
-"""A tie among exact values is broken by ISMCTS on this share (1/2) of the decision's budget."""
+TIE_SHARE: Final = 4
+"""A tie among exact values is broken by ISMCTS on this share (1/4) of the decision's budget."""
 
 
 # ----------------------------------------------------------------------- bots
