@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -405,6 +405,35 @@ def partner_holds(seen: DdzSeen) -> bool:
     return (holder + 1) % 3 == landlord
 
 
+class Worlds:
+    """The sampled worlds of one decision, until its budget in plies (or its time) is spent.
+
+    Callers add the plies their rollouts played to ``played``; at least two
+    worlds are always given. A ply costs more the more cards are in play (the
+    basic policy plans whole hands), and a rollout from the bidding judges
+    every hand's strength first.
+    """
+
+    def __init__(self, view: View, rng: random.Random, iterations: int | None, seconds: float | None) -> None:
+        self.view, self.rng = view, rng
+        self.hidden, self.reading = doudizhu_hidden(view), Reading(view)
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.budget = None if iterations is None else iterations * PLIES
+        self.weight = (sum(view["hand_counts"]) + 10) / 34 * (1.0 if view["landlord"] is not None else 1.6)
+        self.played = self.count = 0
+
+    def spent(self) -> float:
+        return self.played * self.weight + self.count * WORLD_PLIES + self.reading.checked * CHECK_PLIES
+
+    def __iter__(self) -> Iterator[DouDizhuState]:
+        while self.count < 2 or (
+            (self.budget is None or self.spent() < self.budget)
+            and (self.deadline is None or time.perf_counter() < self.deadline)
+        ):
+            yield doudizhu_build(self.view, self.reading.sample(self.hidden, self.rng))
+            self.count += 1
+
+
 def flat_search(
     view: View,
     actions: Sequence[Action],
@@ -422,30 +451,15 @@ def flat_search(
     time. At least two worlds are always played.
     """
     seat = view_seat(view)
-    hidden, reading = doudizhu_hidden(view), Reading(view)
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    budget = None if iterations is None else iterations * PLIES
     totals = [0.0] * len(actions)
-    played = worlds = 0
-
-    # A ply costs more the more cards are in play (the basic policy plans whole hands), and
-    # a rollout from the bidding judges every hand's strength first.
-    weight = (sum(view["hand_counts"]) + 10) / 34 * (1.0 if view["landlord"] is not None else 1.6)
-
-    def spent() -> float:
-        return played * weight + worlds * WORLD_PLIES + reading.checked * CHECK_PLIES
-
-    while worlds < 2 or (
-        (budget is None or spent() < budget) and (deadline is None or time.perf_counter() < deadline)
-    ):
-        world = doudizhu_build(view, reading.sample(hidden, rng))
+    worlds = Worlds(view, rng, iterations, seconds)
+    for world in worlds:
         for i, action in enumerate(actions):
             assert isinstance(action, Bid | Pass | Play)
             points, stake, plies = rollout(world, action, seat)
             totals[i] += play_value(points, stake)
-            played += plies
-        worlds += 1
-    means = [t / worlds for t in totals]
+            worlds.played += plies
+    means = [t / worlds.count for t in totals]
     best = max(range(len(actions)), key=means.__getitem__)
     return actions[best], means
 
@@ -468,21 +482,10 @@ def bid_search(
     each bid costs little more than judging one.
     """
     seat = view_seat(view)
-    hidden, reading = doudizhu_hidden(view), Reading(view)
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    budget = None if iterations is None else iterations * PLIES
     totals = [0.0] * len(actions)
-    played = worlds = 0
-    weight = (sum(view["hand_counts"]) + 10) / 34 * 1.6  # as flat_search's from the bidding
-
-    def spent() -> float:
-        return played * weight + worlds * WORLD_PLIES + reading.checked * CHECK_PLIES
-
-    while worlds < 2 or (
-        (budget is None or spent() < budget) and (deadline is None or time.perf_counter() < deadline)
-    ):
-        world = doudizhu_build(view, reading.sample(hidden, rng))
-        played += len(actions)  # the auctions
+    worlds = Worlds(view, rng, iterations, seconds)
+    for world in worlds:
+        worlds.played += len(actions)  # the auctions
         per_unit: dict[int, float] = {}
         for i, action in enumerate(actions):
             assert isinstance(action, Bid)
@@ -494,10 +497,9 @@ def bid_search(
             if landlord not in per_unit:
                 points, _, plies = play_out(state, seat)
                 per_unit[landlord] = points / state.bid
-                played += plies
+                worlds.played += plies
             totals[i] += per_unit[landlord] * state.bid
-        worlds += 1
-    return [t / worlds for t in totals]
+    return [t / worlds.count for t in totals]
 
 
 def auction(world: DouDizhuState, action: Bid) -> DouDizhuState | None:
