@@ -121,6 +121,24 @@ def test_many_top_level_fields_become_one_set_several_op() -> None:
     assert apply(old, ops) == new
 
 
+steps = st.integers(-2, 6) | st.sampled_from(["a", "l", "x", ""]) | st.booleans() | st.none()
+any_ops = st.lists(
+    st.integers(-1, 6) | steps | st.lists(steps, max_size=3) | json_values, max_size=12
+) | json_values
+
+
+@given(any_ops)
+def test_any_ops_either_apply_or_are_refused_as_bad_frames(ops: Any) -> None:
+    view = {"a": 1, "l": [{"p": 1, "q": 2}, [3]], "m": {"k": "v"}}
+    code = None
+    try:
+        apply(view, ops)
+    except ProtocolError as exc:
+        code = exc.code
+    assert code in (None, "bad_frame")
+    assert view == {"a": 1, "l": [{"p": 1, "q": 2}, [3]], "m": {"k": "v"}}
+
+
 def test_the_documented_example_delta_fits_the_example_snapshot() -> None:
     snapshot = next(e for e in SERVER_EXAMPLES if isinstance(e, m.Snapshot))
     delta = next(e for e in SERVER_EXAMPLES if isinstance(e, m.Delta))
