@@ -155,14 +155,25 @@ async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: Server
         await anna.expect(m.Delta)
     await first.shutdown()
     accepted = first.rooms[made.room.room].accepted
+    journaled = await first.lobby.load_match(made.room.room)
+    assert journaled is not None
+    made_first = journaled[1]
+    assert len(made_first) == accepted  # the drain journaled exactly the moves it made
     assert isinstance(first.lobby, RedisLobby)
     await first.lobby.close()
 
     second = CardaviaServer(node)
     await second.start()
     try:
-        room = second.rooms[made.room.room]  # rebuilt before the node served anyone
-        assert room.accepted == accepted
+        assert made.room.room in second.rooms  # rebuilt before the node served anyone
+        loaded = await second.lobby.load_match(made.room.room)
+        assert loaded is not None
+        rebuilt = loaded[1]
+        # every move of the first node, in order; the rebuilt room goes on at once, so the
+        # bot (seat 1) may already have made its next move, but nobody else can have
+        assert rebuilt[:accepted] == made_first
+        assert all(entry["seat"] == 1 for entry in rebuilt[accepted:])
+        assert len(rebuilt) <= accepted + 1
         back = await client(_url(second))
         await back.hello(resume=anna.resume)
         result = await back.play_until_over(rng)
