@@ -45,8 +45,7 @@ SET, DELETE, ADD, REMOVE, ROWS, SETS = 0, 1, 2, 3, 4, 5
 MAX_BACK: Final = 8
 """How far back an added row looks for an element with the same keys."""
 
-_positions: dict[tuple[str, ...], dict[str, int]] = {}
-_sorted_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+_shapes: dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, int]]] = {}
 
 
 def diff(old: Any, new: Any) -> list[Any]:
@@ -169,25 +168,25 @@ def _extend(old: list[Any], items: list[Any], path: list[Any], ops: list[Any]) -
 
 
 def _key_positions(mapping: dict[str, Any]) -> dict[str, int]:
-    """Each key's position among the map's keys in sorted order (cached by key tuple)."""
-    shape = tuple(mapping)
-    positions = _positions.get(shape)
-    if positions is None:
-        if len(_positions) > 4096:
-            _positions.clear()
-        positions = _positions[shape] = {k: i for i, k in enumerate(sorted(shape))}
-    return positions
+    """Each key's position among the map's keys in sorted order."""
+    return _shape(mapping)[1]
 
 
 def _key_order(mapping: dict[str, Any]) -> tuple[str, ...]:
-    """The map's keys in sorted order (cached by key tuple)."""
-    shape = tuple(mapping)
-    names = _sorted_keys.get(shape)
-    if names is None:
-        if len(_sorted_keys) > 4096:
-            _sorted_keys.clear()
-        names = _sorted_keys[shape] = tuple(sorted(shape))
-    return names
+    """The map's keys in sorted order."""
+    return _shape(mapping)[0]
+
+
+def _shape(mapping: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The map's keys sorted, and each key's position among them (cached by the keys as they come)."""
+    keys = tuple(mapping)
+    shape = _shapes.get(keys)
+    if shape is None:
+        if len(_shapes) > 4096:
+            _shapes.clear()
+        order = tuple(sorted(keys))
+        shape = _shapes[keys] = (order, {k: i for i, k in enumerate(order)})
+    return shape
 
 
 def _path(path: list[Any]) -> Any:
