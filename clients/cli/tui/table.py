@@ -159,7 +159,9 @@ class TableScreen(Screen[None]):
 
     def on_deal_result(self, result: m.DealResult) -> None:
         event: dict[str, Any] = {"points": result.points, "detail": result.detail, "totals": result.totals}
-        event |= self.last_deal_end or {}  # the deal_end event came just before, with every detail
+        # the deal_end event came just before, with fields a deal_result leaves out
+        # (Dou Dizhu's winning side, Schnapsen's counts)
+        event |= self.last_deal_end or {}
         self.last_deal_end = None
         self.show_summary(DealSummaryScreen(self.renderer.deal_summary(event, result.deal + 1, self.view)))
 
