@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import logging
 import secrets
@@ -41,14 +40,12 @@ from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, Connection
+from cardavia.server.gc_pacer import GcPacer
 from cardavia.server.handlers import RequestHandlers
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.room import Room
-
-GC_THRESHOLDS = (50_000, 20, 100)
-"""Young, middle and full collections: CPython's defaults are (700, 10, 10)."""
 
 log = logging.getLogger("cardavia.server")
 
@@ -131,14 +128,12 @@ class CardaviaServer:
 
     async def serve_forever(self) -> None:
         server = await self.start()
-        # Start-up objects (modules, models, the game tables) never become garbage:
-        # freezing them keeps them out of every later full collection. A full
-        # collection walks every room's states and buffers (tens of ms per thousand
-        # rooms), so collections run rarely: nearly all of a room's garbage is freed
-        # by reference counting, and the rare cycles can wait (see BENCHMARKS.md).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        # The collector is paced for the whole process, so only here and not in start():
+        # a server embedded in tests or another program leaves it as it found it.
+        pacer = GcPacer(
+            self.config.gc_freeze_seconds, self.config.gc_full_seconds, pauses=self.metrics.gc_pause
+        )
+        self.spawn(pacer.run())
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):

@@ -48,6 +48,11 @@ class ServerConfig:
     """How long a seat is held for a client redirected to the node that runs the room."""
     default_turn_seconds: float = 0.0
     """Turn timer of public rooms when the creator sets none; 0 means off."""
+    gc_freeze_seconds: float = 1.0
+    """How often ``cardavia serve`` moves its heap out of the garbage collector's way (``gc_pacer.py``);
+    0 leaves the collector as CPython runs it."""
+    gc_full_seconds: float = 3600.0
+    """Longest time between two full collections; they come sooner the more cyclic garbage they find."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> ServerConfig:

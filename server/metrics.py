@@ -24,6 +24,13 @@ class Metrics:
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.gc_pause = Histogram(
+            "cardavia_gc_pause_seconds",
+            "Time the event loop stood still for a garbage collection, by generation (2: full)",
+            ["generation"],
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5),
+            registry=self.registry,
+        )
         self.errors = Counter(
             "cardavia_errors_total", "Errors sent to clients", ["code"], registry=self.registry
         )
