@@ -45,6 +45,7 @@ from cardavia.server.handlers import RequestHandlers
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
+from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
 
 log = logging.getLogger("cardavia.server")
@@ -80,6 +81,7 @@ class CardaviaServer:
         self.lobby = lobby or make_lobby(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
+        self.records = RecordStore(config.records_path())
         self.rooms: dict[str, Room] = {}
         self.sessions: dict[str, Connection] = {}
         self.connections: set[Connection] = set()
@@ -161,6 +163,8 @@ class CardaviaServer:
             await room.settle()  # a move under way is journaled and applied whole
             room.close()
         self.runner.close()
+        await self.records.drain()  # every finished game's record is on disk before the process ends
+        self.records.close()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -452,11 +456,8 @@ class CardaviaServer:
 
     # -------------------------------------------------------------- records
     def _record(self, room: Room, record: dict[str, Any]) -> str:
-        from cardavia.games.records import dumps
-
         record_id = f"{room.id}-{room.matches}"
-        path = self.config.records_path() / f"{record_id}.jsonl"
-        path.write_text(dumps(record) + "\n", encoding="utf-8")
+        self.records.save(record_id, record)  # written by a thread: no room waits on the disk
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
         self.spawn(self.lobby.set_state(room.id, "finished"))
         asyncio.get_running_loop().call_soon(self.close_if_abandoned, room)

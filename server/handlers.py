@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import secrets
 from typing import TYPE_CHECKING
 
@@ -276,13 +275,8 @@ class RequestHandlers:
         for other in room.connected():
             other.send(line)
 
-    def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
-        name = msg.record
-        if not name.replace("-", "").isalnum():
+    async def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
+        record = await self.server.records.load(msg.record)
+        if record is None:
             raise ProtocolError("unknown_record", "no record has that id")
-        path = self.server.config.records_path() / f"{name}.jsonl"
-        if not path.exists():
-            raise ProtocolError("unknown_record", "no record has that id")
-        conn.send(
-            m.RecordMessage(id=msg.id, record_id=name, record=json.loads(path.read_text(encoding="utf-8")))
-        )
+        conn.send(m.RecordMessage(id=msg.id, record_id=msg.record, record=record))

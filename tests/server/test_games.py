@@ -16,7 +16,8 @@ from cardavia.server.app import CardaviaServer
 from tests.server.conftest import client
 
 
-def _replays(server: CardaviaServer, record_id: str) -> dict[str, object]:
+async def _replays(server: CardaviaServer, record_id: str) -> dict[str, object]:
+    await server.records.drain()  # written by the server's record thread
     path = Path(server.config.records_dir) / f"{record_id}.jsonl"
     record = json.loads(path.read_text(encoding="utf-8"))
     report = replay(record)
@@ -31,7 +32,7 @@ async def test_one_human_against_bots(server: CardaviaServer, url: str, game: st
     await anna.send(anna.req.play_now(game, "random"))
     result = await anna.play_until_over(random.Random(1))
     assert result.record
-    record = _replays(server, result.record)
+    record = await _replays(server, result.record)
     assert record["seats"][0]["kind"] == "human"  # type: ignore[index]
     assert anna.store.view is not None
     assert anna.store.view["result"] == {
@@ -67,7 +68,7 @@ async def test_two_humans_in_one_room(server: CardaviaServer, url: str, game: st
         anna.play_until_over(random.Random(2)), bo.play_until_over(random.Random(3))
     )
     assert results[0] == results[1]
-    record = _replays(server, results[0].record or "")
+    record = await _replays(server, results[0].record or "")
     kinds = [s["kind"] for s in record["seats"]]  # type: ignore[index,union-attr]
     assert kinds.count("human") == 2
     await anna.ws.close()

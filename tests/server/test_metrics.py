@@ -32,7 +32,8 @@ async def _samples(server: CardaviaServer) -> dict[tuple[str, tuple[tuple[str, s
     }
 
 
-def _record(server: CardaviaServer, result: m.MatchResult) -> dict[str, Any]:
+async def _record(server: CardaviaServer, result: m.MatchResult) -> dict[str, Any]:
+    await server.records.drain()  # written by the server's record thread
     path = Path(server.config.records_dir) / f"{result.record}.jsonl"
     record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return record
@@ -51,7 +52,7 @@ async def _play_against_a_bot(url: str) -> tuple[Client, m.MatchResult]:
 
 async def test_each_bot_decision_is_timed_under_its_level(server: CardaviaServer, url: str) -> None:
     _, result = await _play_against_a_bot(url)
-    bot_moves = _moves(_record(server, result), 1)
+    bot_moves = _moves(await _record(server, result), 1)
     assert bot_moves > 0
     samples = await _samples(server)
     assert samples[("cardavia_bot_think_seconds_count", (("level", "random"),))] == bot_moves
@@ -67,7 +68,7 @@ async def test_action_seconds_times_accepted_moves_and_nothing_else(server: Card
     await anna.send(anna.req.act({"play": "AC"}))  # the match is over: refused
     refused: m.Error = await anna.expect(m.Error)
     assert refused.code == "game_over"
-    moves = _moves(_record(server, result), 0)
+    moves = _moves(await _record(server, result), 0)
     samples = await _samples(server)
     assert samples[("cardavia_action_seconds_count", ())] == moves
     assert samples[("cardavia_actions_total", (("game", "briscola"),))] == moves

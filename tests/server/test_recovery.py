@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import signal
@@ -139,7 +138,8 @@ async def test_kill_minus_nine_mid_game_loses_and_doubles_no_move(prefix: str, t
             elif isinstance(message, m.Error):
                 raise AssertionError(f"unexpected error {message}")
         assert killed
-        record = json.loads((tmp_path / f"{result.record}.jsonl").read_text(encoding="utf-8"))
+        await anna.send(m.GetRecord(id=90, record=result.record or ""))
+        record = (await anna.expect(m.RecordMessage)).record
         assert replay(record).ok
         mine = [x for d in record["deals"] for x in d["actions"] if x["seat"] == 0 and not x.get("auto")]
         assert len(mine) == sent  # every move Anna sent, once

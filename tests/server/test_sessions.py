@@ -20,7 +20,8 @@ from tests.server.conftest import client
 CODES = {c.code for c in ALL_CARDS}
 
 
-def _record(server: CardaviaServer, record_id: str) -> dict[str, object]:
+async def _record(server: CardaviaServer, record_id: str) -> dict[str, object]:
+    await server.records.drain()  # written by the server's record thread
     path = Path(server.config.records_dir) / f"{record_id}.jsonl"
     data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
     return data
@@ -53,7 +54,7 @@ async def test_reconnecting_mid_game_loses_and_repeats_no_move(
             await anna.send(anna.req.act(rng.choice(message.legal)))
             moves_sent += 1
     assert drops > 0
-    record = _record(server, message.record or "")
+    record = await _record(server, message.record or "")
     assert replay(record).ok
     human_moves = [
         a
@@ -103,7 +104,7 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
     await anna.hello(resume=resume)
     snapshot: m.Snapshot = await anna.expect(m.Snapshot)
     result = await anna.play_until_over(random.Random(8))
-    record = _record(server, result.record or "")
+    record = await _record(server, result.record or "")
     auto = [a for d in record["deals"] for a in d["actions"] if a.get("auto")]  # type: ignore[attr-defined,index]
     assert auto, "the stand-in bot's moves are marked in the record"
     assert snapshot.seat == 0
@@ -127,7 +128,7 @@ async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(
     assert first_turn.deadline is not None
     # never answer: every one of our turns is played by the timer
     result: m.MatchResult = await anna.expect(m.MatchResult, timeout=60)
-    record = _record(server, result.record or "")
+    record = await _record(server, result.record or "")
     ours = [a for d in record["deals"] for a in d["actions"] if a["seat"] == 0]  # type: ignore[attr-defined,index]
     assert ours
     assert all(a.get("auto") for a in ours)
@@ -152,7 +153,7 @@ async def test_spectators_and_seats_never_see_another_seats_hidden_cards(
         anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2))
     )
     await watcher
-    record = _record(server, results[0].record or "")
+    record = await _record(server, results[0].record or "")
     for viewer, seat in ((anna, 0), (bo, 1), (eve, None)):
         allowed = _engine_views(record, seat)
         seen = [v for v in viewer.views_seen if v != "{}"]  # "{}": the room before the deal

@@ -1,0 +1,97 @@
+"""Finished games' records on disk, written by a thread of their own so that no room waits on a disk.
+
+A record is serialized on the event loop, where the room that made it lives,
+and written by one worker thread, in the order the games ended, to a
+temporary file renamed into place: a reader never sees half a record. Until
+its file is written a record is kept in memory, so ``load`` finds it the
+moment its ``match_result`` is out. A write that fails is logged and the
+record stays in memory; ``drain`` (at shutdown) waits for every write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from cardavia.games.records import dumps
+
+log = logging.getLogger("cardavia.records")
+
+
+class RecordStore:
+    """The records directory as the server uses it: ``save`` never blocks, ``load`` sees unwritten ones."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._pending: dict[str, str] = {}
+        """Records not yet on disk (or whose write failed), by id, as the text to write."""
+        self._writes: set[asyncio.Future[None]] = set()
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
+
+    @staticmethod
+    def valid_id(record_id: str) -> bool:
+        """Ids are room ids and match numbers: letters, digits and dashes, never a path."""
+        return bool(record_id) and record_id.replace("-", "").isalnum()
+
+    def path(self, record_id: str) -> Path:
+        return self.directory / f"{record_id}.jsonl"
+
+    def save(self, record_id: str, record: dict[str, Any]) -> None:
+        """Queue a record for writing; it can be loaded at once."""
+        text = dumps(record) + "\n"
+        self._pending[record_id] = text
+        write = asyncio.get_running_loop().run_in_executor(self._pool, self._write, record_id, text)
+        self._writes.add(write)
+        write.add_done_callback(lambda done: self._written(record_id, done))
+
+    def _write(self, record_id: str, text: str) -> None:
+        path = self.path(record_id)
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+
+    def _written(self, record_id: str, write: asyncio.Future[None]) -> None:
+        self._writes.discard(write)
+        if write.cancelled():
+            return
+        error = write.exception()
+        if error is not None:
+            log.error("event=record_write_failed record=%s error=%r", record_id, error)
+            return
+        self._pending.pop(record_id, None)
+
+    async def load(self, record_id: str) -> dict[str, Any] | None:
+        """A record by id, written or not yet; None if there is none (or the id is not one)."""
+        if not self.valid_id(record_id):
+            return None
+        text = self._pending.get(record_id)
+        if text is None:
+            text = await asyncio.get_running_loop().run_in_executor(self._pool, self._read, record_id)
+        if text is None:
+            return None
+        record: dict[str, Any] = json.loads(text)
+        return record
+
+    def _read(self, record_id: str) -> str | None:
+        try:
+            return self.path(record_id).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    @property
+    def pending(self) -> int:
+        """Records not on disk yet."""
+        return len(self._pending)
+
+    async def drain(self) -> None:
+        """Wait until every record saved so far is written (or has failed and been logged)."""
+        while self._writes:
+            await asyncio.gather(*list(self._writes), return_exceptions=True)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
