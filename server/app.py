@@ -214,8 +214,9 @@ class CardaviaServer:
             self._disconnected(conn)
             if not conn.closing:
                 conn.close(1000, "")
-            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await conn.writer_task
+            if conn.closed is not None:
+                with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                    await conn.closed
 
     async def _close_idle(self) -> None:
         """Close connections outside any room that have been silent for ``idle_timeout``.

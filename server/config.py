@@ -29,6 +29,8 @@ class ServerConfig:
     abuse_limit: int = 20
     """Protocol errors a connection may cause before it is closed."""
     max_rooms_per_connection: int = 3
+    send_buffer: int = 262_144
+    """Bytes a client may leave unread in the server's write buffer before it is closed as too slow."""
     idle_timeout: float = 300.0
     """Seconds a client outside any room may stay silent before it is disconnected.
 

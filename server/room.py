@@ -14,7 +14,7 @@ bot's thinking in a worker) off the room's state, and apply their action only
 if the room is still at the version they were scheduled for; a move that
 arrives late is dropped, never applied twice.
 
-Connections are ``Sink`` objects: ``send`` only queues a frame, so a slow
+Connections are ``Sink`` objects: ``send`` never waits for the socket, so a slow
 client can never stall a room.
 """
 
@@ -66,7 +66,7 @@ class Sink(Protocol):
     session: str
 
     def send(self, message: m.Reply | bytes) -> None:
-        """Queue a message, or a frame already encoded, for this client."""
+        """Send a message, or a frame already encoded, to this client without waiting."""
 
 
 @dataclass(slots=True)

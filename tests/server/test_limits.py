@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from cardavia.protocol import messages as m
+from cardavia.protocol.client import Requests
+from cardavia.protocol.codec import encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from tests.server.conftest import Client, client, free_port
@@ -139,6 +143,39 @@ async def test_a_silent_client_outside_rooms_is_closed_but_a_seated_one_waits(co
         await asyncio.sleep(0.6)  # well past the timeout: a seated player may wait for others
         await seated.send(seated.req.resync())
         assert isinstance(await seated.expect(m.Snapshot), m.Snapshot)
+    finally:
+        await srv.shutdown()
+
+
+async def test_a_client_that_stops_reading_is_closed_and_the_others_are_served(config: ServerConfig) -> None:
+    srv = CardaviaServer(dataclasses.replace(config, send_buffer=16_384))
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window fills fast
+        sock.connect(("127.0.0.1", srv.port))
+        sock.setblocking(False)
+        req = Requests()
+        async with connect(url, sock=sock, compression=None, max_queue=1) as stalled:
+            await stalled.send(encode(req.hello("Slow")))
+            for _ in range(200):  # ask for catalogues and never read them
+                for _ in range(20):
+                    await stalled.send(encode(req.get_catalogue()))
+                await asyncio.sleep(0.01)
+                if any(c.close_reason == "too slow to read" for c in srv.connections):
+                    break
+            else:
+                raise AssertionError("a client that never reads was never closed")
+            other = await client(url)  # the server goes on serving everybody else
+            await other.hello()
+            await other.send(other.req.get_catalogue())
+            assert isinstance(await other.expect(m.Catalogue), m.Catalogue)
+            with contextlib.suppress(ConnectionClosed):  # the slow one reads what was sent, then the close
+                while True:
+                    await asyncio.wait_for(stalled.recv(), timeout=5)
+            assert stalled.close_code == 1008
+            assert stalled.close_reason == "too slow to read"
     finally:
         await srv.shutdown()
 
