@@ -3,6 +3,7 @@
     python -m bench.server_load [--clients 100] [--seconds 20] [--game briscola]
     python -m bench.server_load --clients 1000 --pace 1 --seconds 30
     python -m bench.server_load --idle 1000          # memory per idle connection
+    python -m bench.server_load --echo-replies 3     # the echo answers with an action's three frames
 
 Each client is one of ``cardavia swarm``'s (``clients/cli/load.py``: validated
 messages, a kept view, resync on gaps; ``--raw`` uses lean clients that skip
@@ -116,8 +117,11 @@ async def player(url: str, game: str, stop: float, pace: float, stats: Stats, se
                 stats.errors += 1
 
 
-async def echo_client(url: str, size: int, stop: float, stats: Stats, pace: float, seed: int) -> None:  # noqa: PLR0917
-    """Round trips of ``size`` bytes, back to back or about one per ``pace`` seconds (as players)."""
+async def echo_client(  # noqa: PLR0917
+    url: str, size: int, stop: float, stats: Stats, pace: float, seed: int, replies: int = 1
+) -> None:
+    """Round trips of ``size`` bytes, back to back or about one per ``pace`` seconds (as players);
+    each waits for ``replies`` frames back."""
     payload = os.urandom(size)
     rng = random.Random(seed)
     async with connect(url, compression=None) as ws:
@@ -126,7 +130,8 @@ async def echo_client(url: str, size: int, stop: float, stats: Stats, pace: floa
                 await asyncio.sleep(rng.uniform(0, 2 * pace))
             started = time.perf_counter()
             await ws.send(payload)
-            await ws.recv()
+            for _ in range(replies):
+                await ws.recv()
             if time.monotonic() >= stats.counting_from:
                 stats.latencies.append(time.perf_counter() - started)
                 stats.actions += 1
@@ -204,6 +209,12 @@ def main() -> None:
     )
     parser.add_argument("--no-echo", action="store_true")
     parser.add_argument(
+        "--echo-replies",
+        type=int,
+        default=1,
+        help="frames the echo server sends back per request (3: the frames of one action, with no work)",
+    )
+    parser.add_argument(
         "--raw",
         action="store_true",
         help="lean clients that skip validation and views, instead of `cardavia swarm`'s full clients",
@@ -257,12 +268,14 @@ def main() -> None:
     if args.no_echo:
         return
     port = free_port()
-    echo = start([sys.executable, "-m", "bench.echo_server", str(port)], port)
+    echo = start([sys.executable, "-m", "bench.echo_server", str(port), str(args.echo_replies)], port)
     try:
         size = 45  # an `act` frame
         echo_stats, echo_elapsed = asyncio.run(
             run_clients(
-                lambda i, stop, st: echo_client(f"ws://127.0.0.1:{port}/", size, stop, st, args.pace, i),
+                lambda i, stop, st: echo_client(
+                    f"ws://127.0.0.1:{port}/", size, stop, st, args.pace, i, args.echo_replies
+                ),
                 args.clients,
                 args.seconds,
                 args.warmup if args.pace else 0.0,
@@ -272,8 +285,10 @@ def main() -> None:
         echo.terminate()
         echo.wait(timeout=10)
     echo_rate = echo_stats.actions / echo_elapsed
+    replies = f" ({args.echo_replies} frames back per request)" if args.echo_replies != 1 else ""
+    kind = "at the same pace" if args.pace else "ceiling"
     print(
-        f"echo {'at the same pace' if args.pace else 'ceiling'}: {echo_rate:.0f} round trips/s, latency ms: "
+        f"echo{replies} {kind}: {echo_rate:.0f} round trips/s, latency ms: "
         + " ".join(f"p{q} {pct(echo_stats.latencies, q / 100) * 1e3:.2f}" for q in (50, 95, 99))
     )
     if not args.pace:  # paced, the echo shows the harness's own latency floor instead
