@@ -493,14 +493,19 @@ class Room:
         self.accepted = len(actions)
         self._entries = [dict(a) for a in actions]
         self.state = state
-        self.entry.state = "finished" if state.is_over else "playing"
+        self.entry.state = "playing"
         now = time.monotonic()
         for index, slot in enumerate(self.seats):
             slot.recipient.snapshot(state.view(index))
             if slot.kind == "human":
                 slot.dropped_at = now
                 self._spawn(self._grace_expiry(index, now))
-        if not state.is_over:
+        if state.is_over:
+            # The match ended on the node that died, which may not have written its record:
+            # finish it here (the same record, under the same id), so a player who comes back
+            # gets the result, and the record can be fetched from this node.
+            self._finish()
+        else:
             self._turn_started()
 
     # ------------------------------------------------------------ plumbing

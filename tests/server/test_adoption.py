@@ -14,11 +14,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
+from cardavia.games.records import replay
 from cardavia.games.registry import get_game
-from cardavia.server.app import CardaviaServer
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer, _token_hash
 from cardavia.server.config import ServerConfig
-from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
+from tests.server.conftest import client
 from tests.server.test_lobby import REDIS_URL
 
 GONE = "node-gone"
@@ -111,6 +114,30 @@ async def test_a_finished_room_adopted_from_a_stopped_node_closes_after_the_grac
     assert srv.rooms["r-done000001"].finished
     await _eventually(lambda: _gone(srv, lobby, "r-done000001"), "nobody came back, and the room was dropped")
     assert await lobby.rooms_of("node-a") == []
+
+
+async def test_a_player_back_at_a_finished_adopted_room_gets_its_result_and_record(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    await _journaled_room(lobby, "r-done000002", GONE, finished=True)
+    token = "a-resume-token-of-annas"
+    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-done000002", 0))
+    srv = await _start(servers, CardaviaServer(node))
+    await _eventually(lambda: _in(srv, "r-done000002"), "the finished room was adopted")
+    anna = await client(f"ws://127.0.0.1:{srv.port}/")
+    await anna.hello(resume=token)
+    snapshot = await anna.expect(m.Snapshot)
+    assert snapshot.view["result"] is not None
+    result: m.MatchResult = await anna.expect(m.MatchResult)
+    assert result.record == "r-done000002-1"
+    assert result.scores == snapshot.view["result"]["scores"]
+    await anna.send(m.GetRecord(id=5, record=result.record))
+    record = (await anna.expect(m.RecordMessage)).record
+    assert replay(record).ok
+    journal = await lobby.load_match("r-done000002")
+    assert journal is not None
+    moves = [a for deal in record["deals"] for a in deal["actions"]]
+    assert moves == journal[1]  # the record holds exactly the journaled moves
 
 
 async def _in(srv: CardaviaServer, room: str) -> bool:
