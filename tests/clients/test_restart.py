@@ -92,7 +92,12 @@ async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_matc
     first_room = next(i.room.room for i in seen if isinstance(i, m.Snapshot))
     assert result.room == first_room  # the same match, rebuilt from its journal
     assert result.reconnects >= 1
-    record = json.loads((redis_server.records / f"{result.record}.jsonl").read_text(encoding="utf-8"))
+    path = redis_server.records / f"{result.record}.jsonl"
+    for _ in range(100):  # the server's record thread writes it just after the match_result
+        if path.exists():
+            break
+        await asyncio.sleep(0.05)
+    record = json.loads(path.read_text(encoding="utf-8"))
     assert replay(record).ok
     mine = [
         a for d in record["deals"] for a in d["actions"] if a["seat"] == result.seat and not a.get("auto")

@@ -23,8 +23,9 @@ def log_lines(app: CardaviaApp) -> list[str]:
     return [str(line.text) for line in table_of(app).query_one(RichLog).lines]
 
 
-def replayed(server: CardaviaServer, record: str) -> dict[str, object]:
+async def replayed(server: CardaviaServer, record: str) -> dict[str, object]:
     """The record the server wrote for the match, replayed through the engine: it must match exactly."""
+    await server.records.drain()  # written by the server's record thread
     path = Path(server.config.records_dir) / f"{record}.jsonl"
     with path.open(encoding="utf-8") as handle:
         [(_, data)] = list(read_lines(handle))
@@ -59,7 +60,7 @@ async def test_a_whole_scopa_match_from_the_create_form_to_a_rematch(
         )
         assert any(line.startswith("Match over: ") for line in lines)
         record = summary.breakdown.notes[-1].removeprefix("Record: ")
-        data = replayed(server, record)
+        data = await replayed(server, record)
         assert data["game"] == "scopa"
         scores = summary.breakdown.row("match points")
         assert max(int(s) for s in scores) >= 11
@@ -88,7 +89,7 @@ async def test_a_whole_dou_dizhu_deal_played_now_against_bots(server: CardaviaSe
         assert any(" plays a " in line for line in lines)
         assert any("win the deal" in line or "wins the deal" in line for line in lines)
         record = summary.breakdown.notes[-1].removeprefix("Record: ")
-        data = replayed(server, record)
+        data = await replayed(server, record)
         assert data["game"] == "doudizhu"
         assert len(summary.breakdown.row("final score")) == 3
 
