@@ -1,4 +1,4 @@
-"""Small modal screens: pick one of several legal moves, type a room code."""
+"""Small modal screens: pick one of several legal moves, type a room code or a chat line."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from textual.widgets.option_list import Option as ListOption
 from cardavia.clients.cli.tui.moves import Option
 
 Result = TypeVar("Result")
+
+CHAT_LENGTH = 200
+"""The protocol's longest chat line (``messages.Chat``)."""
 
 MODAL_CSS = """
 .modal { align: center middle; }
@@ -83,13 +86,17 @@ class ChoiceScreen(Modal[Option | None]):
 
 
 class CodeScreen(Modal[str | None]):
-    """Join a room by its short code (private rooms are joined this way only)."""
+    """A room's short code: to join it (private rooms are joined this way only) or to watch it."""
 
     BINDINGS = [Binding("escape", "cancel", "back")]
 
+    def __init__(self, title: str = "Join a room by its code") -> None:
+        super().__init__()
+        self.title_text = title
+
     def compose(self) -> ComposeResult:
         with self.box():
-            yield Label("Join a room by its code", classes="title")
+            yield Label(self.title_text, classes="title")
             yield Input(placeholder="room code, like KX4P2", max_length=12, id="code")
             yield Label("", id="problem", classes="hint")
 
@@ -100,6 +107,24 @@ class CodeScreen(Modal[str | None]):
             self.query_one("#problem", Label).update("a room code is 4 to 12 letters and digits")
             return
         self.dismiss(code)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChatScreen(Modal[str | None]):
+    """One line to everybody in the room (players and watchers)."""
+
+    BINDINGS = [Binding("escape", "cancel", "back")]
+
+    def compose(self) -> ComposeResult:
+        with self.box("wide"):
+            yield Label("Say something to the room", classes="title")
+            yield Input(placeholder="enter sends · escape goes back", max_length=CHAT_LENGTH, id="line")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

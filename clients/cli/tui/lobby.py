@@ -44,6 +44,7 @@ class LobbyScreen(Screen[None]):
         Binding("m", "quick_match", "quick match"),
         Binding("c", "create", "create room"),
         Binding("j", "join_code", "join by code"),
+        Binding("w", "watch", "watch a game"),
         Binding("b", "bot_level", "bot level"),
         Binding("r", "refresh", "refresh rooms"),
         Binding("q", "app.quit", "quit"),
@@ -200,6 +201,15 @@ class LobbyScreen(Screen[None]):
                 app.submit(m.JoinRoom(id=app.session.requests.next_id(), code=code))
 
         self.app.push_screen(CodeScreen(), join)
+
+    def action_watch(self) -> None:
+        def watch(code: str | None) -> None:
+            if code:
+                app = self.session_app
+                self.status(f"watching room {code}…")
+                app.submit(m.Spectate(id=app.session.requests.next_id(), code=code))
+
+        self.app.push_screen(CodeScreen("Watch a game by its room code"), watch)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         room = event.row_key.value

@@ -24,7 +24,7 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
-from cardavia.clients.cli.tui.dialogs import ChoiceScreen
+from cardavia.clients.cli.tui.dialogs import ChatScreen, ChoiceScreen
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.moves import MoveMenu, Option
 from cardavia.clients.cli.tui.names import CardNames
@@ -62,6 +62,7 @@ class TableScreen(Screen[None]):
         Binding("backspace", "clear", "clear"),
         Binding("s", "start", "start now"),
         Binding("r", "rematch", "rematch"),
+        Binding("t", "chat", "chat"),
         Binding("l", "leave", "leave"),
         Binding("q", "app.quit", "quit"),
     ]
@@ -392,6 +393,14 @@ class TableScreen(Screen[None]):
     def action_rematch(self) -> None:
         self.status("asking for a rematch…")
         self.session_app.submit(m.Rematch(id=self.session_app.session.requests.next_id()))
+
+    def action_chat(self) -> None:
+        def say(line: str | None) -> None:
+            if line:
+                app = self.session_app
+                app.submit(m.Chat(id=app.session.requests.next_id(), text=line))
+
+        self.app.push_screen(ChatScreen(), say)
 
     def action_leave(self) -> None:
         self.session_app.leave_table()

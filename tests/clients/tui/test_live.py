@@ -9,12 +9,15 @@ from textual.widgets import RichLog, Static
 
 from cardavia.clients.cli.session import Session
 from cardavia.clients.cli.tui.app import CardaviaApp
+from cardavia.clients.cli.tui.dialogs import ChatScreen, CodeScreen
 from cardavia.clients.cli.tui.forms import CreateRoomScreen
 from cardavia.clients.cli.tui.summaries import MatchSummaryScreen
 from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.games.records import read_lines, replay
+from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from tests.clients.tui.driver import play_by_keys, play_match, table_of, until
+from tests.server.conftest import client
 
 SIZE = (120, 40)
 
@@ -124,3 +127,44 @@ async def test_the_client_reconnects_by_itself_and_plays_on(server: CardaviaServ
         before = len(log_lines(app))
         await play_by_keys(pilot, app, table.menu.legal[0])
         await until(pilot, lambda: len(log_lines(app)) > before, "our move to be seen")
+
+
+async def test_watching_a_game_by_its_code_and_chatting_with_its_players(
+    server: CardaviaServer, url: str
+) -> None:
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.create_room("briscola", humans=1, public=False))
+    waiting: m.Snapshot = await anna.expect(m.Snapshot)
+    code = waiting.room.code
+    assert code
+    await anna.send(anna.req.start())
+    app = CardaviaApp(Session(url, "Bo"), name="Bo")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.catalogue is not None, "the lobby")
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, CodeScreen), "the room-code prompt")
+        await pilot.press(*code.lower(), "enter")
+        await until(pilot, lambda: app.table is not None, "the table, watched")
+        table = table_of(app)
+        assert table.seat is None
+        assert app.session.store.view is not None
+        assert app.session.store.view["hand"] is None  # a watcher sees no hand
+        rng = random.Random(3)
+        for _ in range(3):  # Anna plays; the watcher's view follows
+            turn: m.YourTurn = await anna.expect(m.YourTurn)
+            await anna.send(anna.req.act(rng.choice(turn.legal)))
+        await until(
+            pilot,
+            lambda: len((app.session.store.view or {}).get("history", [])) >= 5,
+            "Anna's moves and the bot's, watched",
+        )
+        assert not table.menu.active  # nothing to play from a watcher's chair
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+        await pilot.press(*"ciao anna", "enter")
+        heard: m.ChatMessage = await anna.expect(m.ChatMessage)
+        assert (heard.name, heard.seat, heard.text) == ("Bo", None, "ciao anna")
+        await until(pilot, lambda: "Bo: ciao anna" in log_lines(app), "the line in the watcher's own log")
+        await anna.send(anna.req.chat("grazie"))
+        await until(pilot, lambda: "Anna: grazie" in log_lines(app), "Anna's answer")
