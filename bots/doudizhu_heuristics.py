@@ -12,7 +12,8 @@ or pairs) and ``hand_cost`` counts the turns it needs, high groups less.
 single into an enemy holding one card), follows an enemy only when that
 costs its plan nothing (or the enemy is near the end), bombs only to stop an
 enemy or to finish, and never beats its partner. The `strong` search
-(``doudizhu_bots.py``) plays its rollouts with these rank-level functions.
+(``doudizhu_bots.py``) plays its rollouts with these rank-level functions
+(``play_out``, on a ``RankDeal``: the engine's rules and scoring, no cards).
 """
 
 from __future__ import annotations
@@ -292,6 +293,110 @@ def basic_follow(seen: DdzSeen, moves: Sequence[Move]) -> Move | None:
         if danger or hand_cost(minus(seen.counts, bomb)) <= 1.0:
             return bomb
     return None
+
+
+# ------------------------------------------------------ playouts on ranks
+@dataclass(slots=True)
+class RankDeal:
+    """A play-phase position on rank counts: all a playout reads (``play`` changes it in place)."""
+
+    landlord: int
+    bid: int
+    counts: list[Counts]
+    sizes: list[int]
+    plays: list[int]
+    multiplier: int
+    table: Move | None
+    table_seat: int | None
+    passes: int
+    turn: int
+
+    @classmethod
+    def of_state(cls, state: DouDizhuState) -> RankDeal:
+        assert state.landlord is not None
+        counts, sizes = list(state.counts), [len(hand) for hand in state.hands]
+        return cls(
+            state.landlord, state.bid, counts, sizes, list(state.plays), state.multiplier,
+            state.table, state.table_seat, state.passes, state.turn,
+        )  # fmt: skip
+
+    def copy(self) -> RankDeal:
+        return RankDeal(
+            self.landlord, self.bid, list(self.counts), list(self.sizes), list(self.plays),
+            self.multiplier, self.table, self.table_seat, self.passes, self.turn,
+        )  # fmt: skip
+
+    def play(self, move: Move | None) -> bool:
+        """The mover plays ``move`` (None: passes); True if that put it out (it stays the mover)."""
+        turn = self.turn
+        if move is None:
+            self.turn = (turn + 1) % 3
+            self.passes += 1
+            if self.passes == 2:
+                self.table, self.table_seat, self.passes = None, None, 0
+            return False
+        self.counts[turn] = minus(self.counts[turn], move)
+        self.sizes[turn] -= len(move[2])
+        self.plays[turn] += 1
+        self.table, self.table_seat, self.passes = move, turn, 0
+        if move[0] in ASSETS:
+            self.multiplier *= 2
+        if not self.sizes[turn]:
+            return True
+        self.turn = (turn + 1) % 3
+        return False
+
+    def points(self, seat: int) -> tuple[int, int]:
+        """``seat``'s points and stake (the bid, doubled for the landlord) once the mover has gone out."""
+        landlord, bid, multiplier, plays = self.landlord, self.bid, self.multiplier, self.plays
+        won = self.turn == landlord
+        if (won and sum(plays) == plays[landlord]) or (not won and plays[landlord] == 1):
+            multiplier *= 2  # a spring, or a reverse spring
+        unit = bid * multiplier * (1 if won else -1)
+        return (2 * unit, 2 * bid) if seat == landlord else (-unit, bid)
+
+
+def play_out(state: DouDizhuState | RankDeal, seat: int, plies: int = 0) -> tuple[int, int, int]:
+    """The deal played out with ``basic`` all round from the play phase: ``seat``'s points, its stake
+    and ``plies`` plus the plies played (the loop keeps the position in locals: it is the hot path)."""
+    deal = RankDeal.of_state(state) if isinstance(state, DouDizhuState) else state
+    landlord, bid = deal.landlord, deal.bid
+    counts, sizes, plays, multiplier = list(deal.counts), list(deal.sizes), list(deal.plays), deal.multiplier
+    table, table_seat, passes, turn = deal.table, deal.table_seat, deal.passes, deal.turn
+    while True:
+        plies += 1
+        own = counts[turn]
+        if table is None:
+            others = tuple(a + b for a, b in zip(counts[(turn + 1) % 3], counts[(turn + 2) % 3], strict=True))
+            lead = DdzSeen(turn, landlord, bid, own, (sizes[0], sizes[1], sizes[2]), None, None, others)
+            move: Move | None = basic_lead(lead)
+        else:
+            seen = DdzSeen(turn, landlord, bid, own, (sizes[0], sizes[1], sizes[2]), table, table_seat, ())
+            move = basic_follow(seen, dm.generate(own, table))
+        if move is None:
+            passes += 1
+            if passes == 2:
+                table, table_seat, passes = None, None, 0
+            turn = (turn + 1) % 3
+            continue
+        counts[turn] = minus(own, move)
+        sizes[turn] -= len(move[2])
+        plays[turn] += 1
+        table, table_seat, passes = move, turn, 0
+        if move[0] in ASSETS:
+            multiplier *= 2
+        if not sizes[turn]:
+            end = RankDeal(landlord, bid, counts, sizes, plays, multiplier, table, table_seat, passes, turn)
+            return (*end.points(seat), plies)
+        turn = (turn + 1) % 3
+
+
+def play_move_out(deal: RankDeal, move: Move | None, seat: int) -> tuple[int, int, int]:
+    """``play_out`` after the mover plays ``move`` (None: a pass), ``deal`` left as it was."""
+    deal = deal.copy()
+    if deal.play(move):
+        return (*deal.points(seat), 1)
+    return play_out(deal, seat, 1)
 
 
 def choose_move(seen: DdzSeen, moves: Sequence[Move] | None) -> Move | None:

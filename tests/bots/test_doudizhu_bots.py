@@ -94,6 +94,30 @@ def test_the_rank_level_rollout_plays_and_scores_as_the_engine_does(deals: int) 
     assert ended > 3
 
 
+def test_a_play_rolled_out_on_rank_counts_matches_the_rollout_on_the_built_world() -> None:
+    """The play-phase search skips building each world's engine state: ``rank_deal`` and
+    ``play_move_out`` must give what ``doudizhu_build`` and ``rollout`` give, and leave the deal as it was."""
+    checked = 0
+    rng = random.Random(5)
+    for state in basic_positions("rank-deal", 6):
+        if state.landlord is None:
+            continue
+        seat = state.turn
+        view = state.view(seat)
+        placed = sample_places(db.doudizhu_hidden(view), rng)
+        world = db.doudizhu_build(view, placed)
+        deal = db.rank_deal(view, placed)
+        before = deal.copy()
+        legal = state.legal_actions(seat)
+        for action in [legal[0], legal[-1], legal[rng.randrange(len(legal))]]:
+            for judge in range(3):
+                expected = db.rollout(world, action, judge)
+                assert db.play_move_out(deal, move_of(action), judge) == expected
+        assert deal == before
+        checked += 1
+    assert checked > 100
+
+
 def test_a_rollout_scores_nothing_for_a_deal_thrown_in() -> None:
     state = GAME.new(None, "thrown")
     for _ in range(2):
