@@ -1,0 +1,103 @@
+"""Dou Dizhu: how much a `strong` peasant gains over a `basic` one against a `basic` landlord, deal by deal.
+
+    python -m bench.doudizhu_peasant [--deals 200] [--seed q] [--jobs 2] [--perfect]
+
+Each deal is bid by three `basic` bots, so the landlord is the one `basic`
+bidding makes (landlords bid only on strong hands). The play is then run
+three times from the same position: all `basic`, and once for each peasant
+seat with `strong` in it beside a `basic` partner. Every seating counts once,
+so the strong peasant's score and the basic peasant's score on the same cards
+are compared pair by pair.
+
+``--perfect`` is a diagnostic, not a bot: the strong peasant's sampler is
+handed the true hidden hands instead of sampling them, which shows what
+knowing the cards would be worth to the same search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import cardavia.bots.doudizhu_bots as ddz
+from cardavia.bots.base import Bot
+from cardavia.bots.registry import make_bot
+from cardavia.games.doudizhu import DouDizhuState
+from cardavia.games.registry import get_game
+
+_TRUE: dict[str, list[Any]] = {}
+"""The hidden hands as they are, for ``--perfect``."""
+
+
+def _true_sample(self: ddz.Reading, hidden: Any, rng: Any) -> dict[str, list[Any]]:
+    return {place: list(cards) for place, cards in _TRUE.items()}
+
+
+def _play(state: DouDizhuState, bots: Sequence[Bot], peek: int | None = None) -> list[int]:
+    deal = len(state.log)
+    while state.to_move is not None and len(state.log) == deal:
+        seat = state.to_move
+        if seat == peek:
+            _TRUE.clear()
+            _TRUE.update({f"hand{s}": list(state.hands[s]) for s in range(3) if s != seat})
+        action = bots[seat].choose(state.view(seat), state.legal_actions(seat))
+        state, _ = state.apply(action, seat=seat)
+    score = state.log[deal - 1].score
+    assert score is not None
+    return list(score["points"])
+
+
+def seatings(seed: str, deals: range, perfect: bool) -> list[tuple[int, int]]:
+    """(strong peasant's points, basic peasant's points on the same cards), one pair per seating."""
+    if perfect:
+        ddz.Reading.sample = _true_sample  # type: ignore[method-assign]
+    game = get_game("doudizhu")
+    pairs = []
+    for i in deals:
+        name = f"{seed}/{i}"
+        state = game.new({}, name)
+        basics = [make_bot("doudizhu", "basic", f"{name}/b{k}") for k in range(3)]
+        while state.landlord is None:
+            seat = state.to_move
+            assert seat is not None
+            bid = basics[seat].choose(state.view(seat), state.legal_actions(seat))
+            state, _ = state.apply(bid, seat=seat)
+        assert isinstance(state, DouDizhuState)
+        base = _play(state, basics)
+        for seat in range(3):
+            if seat != state.landlord:
+                bots = list(basics)
+                bots[seat] = make_bot("doudizhu", "strong", f"{name}/seat{seat}")
+                pairs.append((_play(state, bots, seat if perfect else None)[seat], base[seat]))
+    return pairs
+
+
+def _ci(values: Sequence[float]) -> str:
+    return f"{statistics.fmean(values):+.2f} ± {1.96 * statistics.stdev(values) / math.sqrt(len(values)):.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", default="q")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--perfect", action="store_true", help="hand the sampler the true hidden hands")
+    args = parser.parse_args()
+    chunks = [range(j, args.deals, args.jobs) for j in range(args.jobs)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        pairs = [p for part in pool.map(seatings, [args.seed] * args.jobs, chunks, [args.perfect] * args.jobs)
+                 for p in part]  # fmt: skip
+    strong, basic = [s for s, _ in pairs], [b for _, b in pairs]
+    kind = "strong peasant, told the hidden hands" if args.perfect else "strong peasant"
+    print(f"{len(pairs)} seatings ({args.deals} deals, seed {args.seed!r}), mean points per deal, 95% CI:")
+    print(f"  {kind}: {_ci(strong)}")
+    print(f"  basic peasant on the same cards: {_ci(basic)}")
+    print(f"  gain: {_ci([s - b for s, b in pairs])}")
+
+
+if __name__ == "__main__":
+    main()
