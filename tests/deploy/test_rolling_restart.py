@@ -201,10 +201,11 @@ def _normal(game: str, data: dict[str, Any]) -> str:
 
 def _moves_in_record(record: dict[str, Any], seat: int) -> list[str]:
     """A seat's moves as the engine took them: a thrown-in Dou Dizhu bidding is not listed
-    in a record, only counted in ``redeals``; each seat passed once in it."""
+    in a record, only counted in ``redeals``; each seat passed once in it. (A Scopa shuffle
+    thrown in for its table is in ``redeals`` too, but nobody moved in it.)"""
     moves = []
     for deal in record["deals"]:
-        if deal.get("redeals"):
+        if record["game"] == "doudizhu" and deal.get("redeals"):
             moves += [_normal(record["game"], {"bid": 0})] * len(deal["redeals"])
         moves += [_normal(record["game"], a) for a in deal["actions"] if a["seat"] == seat]
     return moves
