@@ -8,6 +8,7 @@ level, r refreshes the rooms.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -194,22 +195,23 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(form, created)
 
     def action_join_code(self) -> None:
-        def join(code: str | None) -> None:
-            if code:
-                app = self.session_app
-                self.status(f"joining room {code}…")
-                app.submit(m.JoinRoom(id=app.session.requests.next_id(), code=code))
-
-        self.app.push_screen(CodeScreen(), join)
+        self._by_code("Join a room by its code", "joining", lambda rid, code: m.JoinRoom(id=rid, code=code))
 
     def action_watch(self) -> None:
-        def watch(code: str | None) -> None:
+        self._by_code(
+            "Watch a game by its room code", "watching", lambda rid, code: m.Spectate(id=rid, code=code)
+        )
+
+    def _by_code(self, title: str, doing: str, request: Callable[[int, str], m.Request]) -> None:
+        """Ask for a room's code, then send the request made from it."""
+
+        def send(code: str | None) -> None:
             if code:
                 app = self.session_app
-                self.status(f"watching room {code}…")
-                app.submit(m.Spectate(id=app.session.requests.next_id(), code=code))
+                self.status(f"{doing} room {code}…")
+                app.submit(request(app.session.requests.next_id(), code))
 
-        self.app.push_screen(CodeScreen("Watch a game by its room code"), watch)
+        self.app.push_screen(CodeScreen(title), send)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         room = event.row_key.value
