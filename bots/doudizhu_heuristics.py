@@ -298,7 +298,7 @@ def basic_follow(seen: DdzSeen, moves: Sequence[Move]) -> Move | None:
 # ------------------------------------------------------ playouts on ranks
 @dataclass(slots=True)
 class RankDeal:
-    """A play-phase position on rank counts: all a playout reads (``play`` changes it in place)."""
+    """A play-phase position on rank counts: all a playout reads."""
 
     landlord: int
     bid: int
@@ -320,32 +320,6 @@ class RankDeal:
             state.table, state.table_seat, state.passes, state.turn,
         )  # fmt: skip
 
-    def copy(self) -> RankDeal:
-        return RankDeal(
-            self.landlord, self.bid, list(self.counts), list(self.sizes), list(self.plays),
-            self.multiplier, self.table, self.table_seat, self.passes, self.turn,
-        )  # fmt: skip
-
-    def play(self, move: Move | None) -> bool:
-        """The mover plays ``move`` (None: passes); True if that put it out (it stays the mover)."""
-        turn = self.turn
-        if move is None:
-            self.turn = (turn + 1) % 3
-            self.passes += 1
-            if self.passes == 2:
-                self.table, self.table_seat, self.passes = None, None, 0
-            return False
-        self.counts[turn] = minus(self.counts[turn], move)
-        self.sizes[turn] -= len(move[2])
-        self.plays[turn] += 1
-        self.table, self.table_seat, self.passes = move, turn, 0
-        if move[0] in ASSETS:
-            self.multiplier *= 2
-        if not self.sizes[turn]:
-            return True
-        self.turn = (turn + 1) % 3
-        return False
-
     def points(self, seat: int) -> tuple[int, int]:
         """``seat``'s points and stake (the bid, doubled for the landlord) once the mover has gone out."""
         landlord, bid, multiplier, plays = self.landlord, self.bid, self.multiplier, self.plays
@@ -356,9 +330,17 @@ class RankDeal:
         return (2 * unit, 2 * bid) if seat == landlord else (-unit, bid)
 
 
-def play_out(state: DouDizhuState | RankDeal, seat: int, plies: int = 0) -> tuple[int, int, int]:
+def play_out(
+    state: DouDizhuState | RankDeal,
+    seat: int,
+    plies: int = 0,
+    *,
+    first: Move | None = None,
+    forced: bool = False,
+) -> tuple[int, int, int]:
     """The deal played out with ``basic`` all round from the play phase: ``seat``'s points, its stake
-    and ``plies`` plus the plies played (the loop keeps the position in locals: it is the hot path)."""
+    and ``plies`` plus the plies played. ``forced``: the mover plays ``first`` (None: passes) instead
+    of basic's choice. The position is copied into locals (it is the hot path) and left as it was."""
     deal = RankDeal.of_state(state) if isinstance(state, DouDizhuState) else state
     landlord, bid = deal.landlord, deal.bid
     counts, sizes, plays, multiplier = list(deal.counts), list(deal.sizes), list(deal.plays), deal.multiplier
@@ -366,10 +348,13 @@ def play_out(state: DouDizhuState | RankDeal, seat: int, plies: int = 0) -> tupl
     while True:
         plies += 1
         own = counts[turn]
-        if table is None:
+        if forced:
+            move: Move | None = first
+            forced = False
+        elif table is None:
             others = tuple(a + b for a, b in zip(counts[(turn + 1) % 3], counts[(turn + 2) % 3], strict=True))
             lead = DdzSeen(turn, landlord, bid, own, (sizes[0], sizes[1], sizes[2]), None, None, others)
-            move: Move | None = basic_lead(lead)
+            move = basic_lead(lead)
         else:
             seen = DdzSeen(turn, landlord, bid, own, (sizes[0], sizes[1], sizes[2]), table, table_seat, ())
             move = basic_follow(seen, dm.generate(own, table))
@@ -393,10 +378,7 @@ def play_out(state: DouDizhuState | RankDeal, seat: int, plies: int = 0) -> tupl
 
 def play_move_out(deal: RankDeal, move: Move | None, seat: int) -> tuple[int, int, int]:
     """``play_out`` after the mover plays ``move`` (None: a pass), ``deal`` left as it was."""
-    deal = deal.copy()
-    if deal.play(move):
-        return (*deal.points(seat), 1)
-    return play_out(deal, seat, 1)
+    return play_out(deal, seat, first=move, forced=True)
 
 
 def choose_move(seen: DdzSeen, moves: Sequence[Move] | None) -> Move | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -107,7 +108,7 @@ def test_a_play_rolled_out_on_rank_counts_matches_the_rollout_on_the_built_world
         placed = sample_places(db.doudizhu_hidden(view), rng)
         world = db.doudizhu_build(view, placed)
         deal = db.rank_deal(view, placed)
-        before = deal.copy()
+        before = copy.deepcopy(deal)
         legal = state.legal_actions(seat)
         for action in [legal[0], legal[-1], legal[rng.randrange(len(legal))]]:
             for judge in range(3):
