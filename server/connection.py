@@ -67,7 +67,8 @@ class Connection:
         self.chat_bucket = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         self.send_buffer = config.send_buffer
         self.closing = False
-        self.close_code, self.close_reason = 1000, ""
+        self.close_reason = ""
+        """Why the server closed the connection (for logs and tests); empty until it does."""
         self.closed: asyncio.Task[None] | None = None
         """The closing handshake, once ``close`` has started it."""
         self._handshaking = False
@@ -95,7 +96,7 @@ class Connection:
             self._close_after_handshake = self._close_after_handshake or (code, reason)
             return
         self.closing = True
-        self.close_code, self.close_reason = code, reason
+        self.close_reason = reason
         # websockets gives a peer that does not answer the close ``close_timeout``, then drops it.
         self.closed = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
