@@ -55,7 +55,7 @@ from cardavia.bots.doudizhu_heuristics import (
     basic_bid,
     basic_follow,
     basic_lead,
-    choose_doudizhu,
+    choose_move,
     hand_cost,
     minus,
     move_of,
@@ -338,12 +338,25 @@ def play_value(points: int, stake: int) -> float:
 
 
 def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
-    """Moves worth searching: basic's choice, the plan's groups and the extreme singles on a lead;
-    the cheapest follows, the highest, a pass and the lowest bomb on a follow; when the partner
-    holds the trick, the pass and only the moves that put this hand out or next to it."""
+    """The legal actions of ``candidate_moves``, in its order."""
     seen = DdzSeen.from_view(view)
     by_key = {(m[0], m[2]): a for a in legal if (m := move_of(a)) is not None}
-    picked: list[Action] = [choose_doudizhu(seen, legal)]
+    follows = [m for a in legal if (m := move_of(a)) is not None] if seen.table is not None else None
+    passing = next((a for a in legal if isinstance(a, Pass)), None)
+    picked: list[Action] = []
+    for m in candidate_moves(seen, follows):
+        action = passing if m is None else by_key.get((m[0], m[2]))
+        if action is not None and action not in picked:
+            picked.append(action)
+    return picked
+
+
+def candidate_moves(seen: DdzSeen, moves: Sequence[Move] | None) -> list[Move | None]:
+    """Moves worth searching (None: the pass), basic's choice first: the plan's groups and the extreme
+    singles on a lead; the cheapest follows, the highest, a pass and the lowest bomb on a follow; when
+    the partner holds the trick, the pass and only the moves that put this hand out or next to it.
+    ``moves``: the legal follows (None on a lead)."""
+    picked: list[Move | None] = [choose_move(seen, moves)]
     if seen.table is None:
         options = list(plan(seen.counts))
         held = [r for r in range(NRANKS) if seen.counts[r]]
@@ -353,23 +366,18 @@ def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
         total = sum(seen.counts)
         options = [
             m
-            for a in legal
-            if (m := move_of(a)) is not None
-            and (len(m[2]) == total or (m[0] not in ASSETS and hand_cost(minus(seen.counts, m)) <= 1.0))
+            for m in moves or ()
+            if len(m[2]) == total or (m[0] not in ASSETS and hand_cost(minus(seen.counts, m)) <= 1.0)
         ]
-        picked.extend(a for a in legal if isinstance(a, Pass))
+        picked.append(None)
     else:
-        moves = [m for a in legal if (m := move_of(a)) is not None]
-        plain = [m for m in moves if m[0] not in ASSETS]
+        plain = [m for m in moves or () if m[0] not in ASSETS]
         options = sorted(plain, key=lambda m: (hand_cost(minus(seen.counts, m)), m[1]))[:4]
         options.extend(plain[-1:])
-        options.extend(sorted((m for m in moves if m[0] in ASSETS), key=lambda m: m[1])[:1])
-        picked.extend(a for a in legal if isinstance(a, Pass))
-    for m in options:
-        action = by_key.get((m[0], m[2]))
-        if action is not None and action not in picked:
-            picked.append(action)
-    return picked
+        options.extend(sorted((m for m in moves or () if m[0] in ASSETS), key=lambda m: m[1])[:1])
+        picked.append(None)
+    picked.extend(options)
+    return list(dict.fromkeys(picked))
 
 
 def partner_holds(seen: DdzSeen) -> bool:

@@ -18,7 +18,7 @@ enemy or to finish, and never beats its partner. The `strong` search
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -320,6 +320,16 @@ class RankDeal:
             state.table, state.table_seat, state.passes, state.turn,
         )  # fmt: skip
 
+    def seen(self, seat: int) -> DdzSeen:
+        """What ``seat`` sees here, as the basic policy reads it (``unseen`` only on a lead)."""
+        others: Counts = ()
+        if self.table is None:
+            a, b = self.counts[(seat + 1) % 3], self.counts[(seat + 2) % 3]
+            others = tuple(x + y for x, y in zip(a, b, strict=True))
+        sizes = (self.sizes[0], self.sizes[1], self.sizes[2])
+        counts, table = self.counts[seat], self.table
+        return DdzSeen(seat, self.landlord, self.bid, counts, sizes, table, self.table_seat, others)
+
     def points(self, seat: int) -> tuple[int, int]:
         """``seat``'s points and stake (the bid, doubled for the landlord) once the mover has gone out."""
         landlord, bid, multiplier, plays = self.landlord, self.bid, self.multiplier, self.plays
@@ -337,10 +347,13 @@ def play_out(
     *,
     first: Move | None = None,
     forced: bool = False,
+    decide: Callable[[RankDeal], tuple[Move | None, int]] | None = None,
 ) -> tuple[int, int, int]:
     """The deal played out with ``basic`` all round from the play phase: ``seat``'s points, its stake
     and ``plies`` plus the plies played. ``forced``: the mover plays ``first`` (None: passes) instead
-    of basic's choice. The position is copied into locals (it is the hot path) and left as it was."""
+    of basic's choice. ``decide``, if given, makes ``seat``'s decisions instead of ``basic`` (its move
+    and the plies it spent deciding; it must leave the position as it was). The position is copied
+    into locals (it is the hot path) and left as it was."""
     deal = RankDeal.of_state(state) if isinstance(state, DouDizhuState) else state
     landlord, bid = deal.landlord, deal.bid
     counts, sizes, plays, multiplier = list(deal.counts), list(deal.sizes), list(deal.plays), deal.multiplier
@@ -351,6 +364,10 @@ def play_out(
         if forced:
             move: Move | None = first
             forced = False
+        elif decide is not None and turn == seat:
+            here = RankDeal(landlord, bid, counts, sizes, plays, multiplier, table, table_seat, passes, turn)
+            move, spent = decide(here)
+            plies += spent
         elif table is None:
             others = tuple(a + b for a, b in zip(counts[(turn + 1) % 3], counts[(turn + 2) % 3], strict=True))
             lead = DdzSeen(turn, landlord, bid, own, (sizes[0], sizes[1], sizes[2]), None, None, others)

@@ -13,9 +13,19 @@ from hypothesis import strategies as st
 
 from cardavia.bots import doudizhu_bots as db
 from cardavia.bots.determinize import DETERMINIZERS, determinize, sample_places
-from cardavia.bots.doudizhu_heuristics import DdzSeen, basic_bid, choose_move, hand_cost, minus, move_of
+from cardavia.bots.doudizhu_heuristics import (
+    DdzSeen,
+    RankDeal,
+    basic_bid,
+    choose_move,
+    hand_cost,
+    minus,
+    move_of,
+)
+from cardavia.games import doudizhu_moves as dm
 from cardavia.games.cards import Card, parse_cards
 from cardavia.games.doudizhu import GAME, Bid, DouDizhuState, Pass
+from cardavia.games.doudizhu_moves import Move
 from tests.bots.positions import position_after
 
 
@@ -117,6 +127,43 @@ def test_a_play_rolled_out_on_rank_counts_matches_the_rollout_on_the_built_world
         assert deal == before
         checked += 1
     assert checked > 100
+
+
+def test_a_seats_own_decisions_can_be_made_by_another_policy_in_a_playout() -> None:
+    """``play_out``'s ``decide`` makes the judged seat's moves (a nested search's hook). Handed basic's
+    own choice, read through ``RankDeal.seen``, it changes nothing but the plies it reports; handed a
+    policy that never follows, it changes some deals' outcomes."""
+    checked = changed = asks = 0
+    for state in basic_positions("decide", 6):
+        if state.landlord is None:
+            continue
+        deal = RankDeal.of_state(state)
+        before = copy.deepcopy(deal)
+        for seat in range(3):
+            assert deal.seen(seat) == DdzSeen.from_state(state, seat, unseen=state.table is None)
+            asked: list[int] = []
+
+            def same(
+                position: RankDeal, judge: int = seat, asked: list[int] = asked
+            ) -> tuple[Move | None, int]:
+                asked.append(position.turn)
+                seen = position.seen(judge)
+                return choose_move(seen, dm.generate(seen.counts, seen.table) if seen.table else None), 1
+
+            def never_follows(position: RankDeal, judge: int = seat) -> tuple[Move | None, int]:
+                seen = position.seen(judge)
+                return (None if seen.table else choose_move(seen, None)), 0
+
+            points, stake, plies = db.play_out(deal, seat, decide=same)
+            assert (points, stake, plies - len(asked)) == db.play_out(deal, seat)
+            assert set(asked) <= {seat}
+            asks += len(asked)
+            changed += db.play_out(deal, seat, decide=never_follows) != db.play_out(deal, seat)
+        assert deal == before
+        checked += 1
+    assert checked > 100
+    assert asks > 1000
+    assert changed > 20
 
 
 def test_a_rollout_scores_nothing_for_a_deal_thrown_in() -> None:
