@@ -15,7 +15,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import client
+from tests.server.conftest import client, server_config
 
 CODES = {c.code for c in ALL_CARDS}
 
@@ -91,22 +91,34 @@ async def test_an_unknown_resume_token_is_refused_and_a_fresh_session_given(url:
 
 
 async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_reclaim_it(
-    server: CardaviaServer, url: str
+    tmp_path: Path,
 ) -> None:
-    anna = await client(url)
-    await anna.hello()
-    await anna.send(anna.req.play_now("briscola", "random"))
-    await anna.expect(m.YourTurn)
-    resume = anna.resume
-    await anna.ws.close()
-    await asyncio.sleep(server.config.grace_seconds + 0.5)  # the stand-in bot plays on
-    anna = await client(url)
-    await anna.hello(resume=resume)
-    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
-    result = await anna.play_until_over(random.Random(8))
-    record = await _record(server, result.record or "")
+    # Bots that take their time, so the match is still on when the player is back: with instant
+    # bots the stand-in could finish it, and the finished room close, before the reconnect.
+    server = CardaviaServer(server_config(tmp_path, bot_delay=0.05))
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}/"
+        anna = await client(url)
+        await anna.hello()
+        await anna.send(anna.req.play_now("briscola", "random"))
+        await anna.expect(m.YourTurn)
+        resume = anna.resume
+        [room] = server.rooms.values()
+        await anna.ws.close()
+        async with asyncio.timeout(10):
+            while not room.auto_moves:  # the stand-in bot plays on once the grace period is over
+                await asyncio.sleep(0.01)
+        anna = await client(url)
+        await anna.hello(resume=resume)
+        snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+        result = await anna.play_until_over(random.Random(8))
+        record = await _record(server, result.record or "")
+    finally:
+        await server.shutdown()
     auto = [a for d in record["deals"] for a in d["actions"] if a.get("auto")]  # type: ignore[attr-defined,index]
     assert auto, "the stand-in bot's moves are marked in the record"
+    assert all(a["seat"] == 0 for a in auto)  # type: ignore[index]
     assert snapshot.seat == 0
     assert replay(record).ok
 
