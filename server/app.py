@@ -296,15 +296,19 @@ class CardaviaServer:
         self.close_if_abandoned(room)
 
     def close_if_abandoned(self, room: Room, *, waited: bool = False) -> None:
-        """A room nobody is in closes: before its game at once; after its match once the
-        grace period has passed, so a player who drops at the end can still come back to the result."""
+        """A room nobody is in closes: before its game at once; after its match once the grace
+        period has passed, so a player who drops at the end can still come back to the result, or
+        after ``result_seconds`` if a player dropped before the end and has not been back since."""
         if room.id not in self.rooms or room.connected():
             return
         if room.state is None or (room.finished and waited):
             self._close_room(room)
         elif room.finished:
+            wait = self.config.grace_seconds
+            if room.absent_at_end:
+                wait = max(wait, self.config.result_seconds)
             loop = asyncio.get_running_loop()
-            loop.call_later(self.config.grace_seconds, lambda: self.close_if_abandoned(room, waited=True))
+            loop.call_later(wait, lambda: self.close_if_abandoned(room, waited=True))
 
     # ------------------------------------------------------------ handshake
     async def _on_hello(self, conn: Connection, msg: m.Hello) -> None:

@@ -39,6 +39,10 @@ class ServerConfig:
     ping_interval: float = 20.0
     grace_seconds: float = 60.0
     """How long a dropped player's seat waits before a bot takes it over."""
+    result_seconds: float = 600.0
+    """How long a finished room nobody is in waits for a player who dropped before the end (a
+    stand-in may have played its seat to the end) to come back and see how it ended; the room
+    waits at least ``grace_seconds`` in any case."""
     bot_delay: float = 0.6
     """Pause before a bot moves so that people can follow; 0 in tests."""
     bot_workers: int = 1

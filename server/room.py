@@ -145,6 +145,8 @@ class Room:
         self._lock = asyncio.Lock()
         self._deadline: float | None = None
         self.last_result: m.MatchResult | None = None
+        self.absent_at_end: set[int] = set()
+        """Human seats whose player had dropped when the match ended and has not been back since."""
 
     # ------------------------------------------------------------- seating
     @property
@@ -176,6 +178,7 @@ class Room:
         )
         if old is not None and old is not conn:
             old.send(m.Left(reason="replaced by a newer connection"))
+        self.absent_at_end.discard(seat)
         missed = self._missed(slot, last_seq)
         if missed is None:
             self._snapshot(seat)
@@ -399,6 +402,12 @@ class Room:
         assert self.state.result is not None
         self.entry.state = "finished"
         self.matches += 1
+        # Players who dropped (not those who left) may come back for the result.
+        self.absent_at_end = {
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "human" and s.conn is None and s.dropped_at is not None
+        }
         seats = [
             Seat(s.name or f"seat {i}", "bot" if s.kind == "bot" else "human", s.bot_id)
             for i, s in enumerate(self.seats)

@@ -105,11 +105,13 @@ async def _journaled_room(lobby: RedisLobby, room: str, owner: str, *, finished:
         index += 1
 
 
-async def test_a_finished_room_adopted_from_a_stopped_node_closes_after_the_grace_period(
+async def test_a_finished_room_adopted_from_a_stopped_node_closes_when_nobody_comes_back(
     node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
 ) -> None:
+    # Its players were gone with the node, so it waits for them as for players who dropped.
     await _journaled_room(lobby, "r-done000001", GONE, finished=True)
-    srv = await _start(servers, CardaviaServer(dataclasses.replace(node, grace_seconds=0.3)))
+    config = dataclasses.replace(node, grace_seconds=0.1, result_seconds=0.3)
+    srv = await _start(servers, CardaviaServer(config))
     await _eventually(lambda: _in(srv, "r-done000001"), "the finished room was adopted")
     assert srv.rooms["r-done000001"].finished
     await _eventually(lambda: _gone(srv, lobby, "r-done000001"), "nobody came back, and the room was dropped")

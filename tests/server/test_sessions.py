@@ -123,6 +123,41 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
     assert replay(record).ok
 
 
+async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_it(tmp_path: Path) -> None:
+    """A finished room nobody is in closes after the grace period, but waits ``result_seconds`` for
+    a player who dropped before the end, and closes a grace period after that player has seen it."""
+    server = CardaviaServer(server_config(tmp_path, grace_seconds=0.2, result_seconds=30.0))
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}/"
+        anna = await client(url)
+        await anna.hello()
+        await anna.send(anna.req.play_now("briscola", "random"))
+        await anna.expect(m.YourTurn)
+        resume = anna.resume
+        [room] = server.rooms.values()
+        await anna.ws.close()
+        async with asyncio.timeout(10):
+            while not room.finished:  # the stand-in plays the match out
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(1.0)  # five grace periods
+        assert room.id in server.rooms
+        anna = await client(url)
+        welcome = await anna.hello(resume=resume)
+        assert welcome.room == room.id
+        snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+        result: m.MatchResult = await anna.expect(m.MatchResult)
+        assert snapshot.seat == 0
+        assert room.last_result is not None
+        assert result.record == room.last_result.record
+        await anna.ws.close()
+        async with asyncio.timeout(5):
+            while room.id in server.rooms:  # seen: only the grace period now
+                await asyncio.sleep(0.01)
+    finally:
+        await server.shutdown()
+
+
 @pytest.fixture
 def timed_config(config: ServerConfig) -> ServerConfig:
     return config
