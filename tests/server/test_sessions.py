@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +18,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.room import Room
 from tests.server.conftest import client, server_config
 
 CODES = {c.code for c in ALL_CARDS}
@@ -90,22 +94,35 @@ async def test_an_unknown_resume_token_is_refused_and_a_fresh_session_given(url:
     assert welcome.room is None
 
 
+@contextlib.asynccontextmanager
+async def _own_server(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[CardaviaServer, str]]:
+    """A server with test settings changed, and its URL."""
+    server = CardaviaServer(server_config(tmp_path, **changes))
+    await server.start()
+    try:
+        yield server, f"ws://127.0.0.1:{server.port}/"
+    finally:
+        await server.shutdown()
+
+
+async def _drop_at_first_turn(server: CardaviaServer, url: str) -> tuple[str, Room]:
+    """Anna starts a Briscola match against a bot, and her connection dies at her first turn."""
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now("briscola", "random"))
+    await anna.expect(m.YourTurn)
+    [room] = server.rooms.values()
+    await anna.ws.close()
+    return anna.resume, room
+
+
 async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_reclaim_it(
     tmp_path: Path,
 ) -> None:
     # Bots that take their time, so the match is still on when the player is back: with instant
-    # bots the stand-in could finish it, and the finished room close, before the reconnect.
-    server = CardaviaServer(server_config(tmp_path, bot_delay=0.05))
-    await server.start()
-    try:
-        url = f"ws://127.0.0.1:{server.port}/"
-        anna = await client(url)
-        await anna.hello()
-        await anna.send(anna.req.play_now("briscola", "random"))
-        await anna.expect(m.YourTurn)
-        resume = anna.resume
-        [room] = server.rooms.values()
-        await anna.ws.close()
+    # bots the stand-in could finish it before the reconnect.
+    async with _own_server(tmp_path, bot_delay=0.05) as (server, url):
+        resume, room = await _drop_at_first_turn(server, url)
         async with asyncio.timeout(10):
             while not room.auto_moves:  # the stand-in bot plays on once the grace period is over
                 await asyncio.sleep(0.01)
@@ -114,8 +131,6 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
         snapshot: m.Snapshot = await anna.expect(m.Snapshot)
         result = await anna.play_until_over(random.Random(8))
         record = await _record(server, result.record or "")
-    finally:
-        await server.shutdown()
     auto = [a for d in record["deals"] for a in d["actions"] if a.get("auto")]  # type: ignore[attr-defined,index]
     assert auto, "the stand-in bot's moves are marked in the record"
     assert all(a["seat"] == 0 for a in auto)  # type: ignore[index]
@@ -126,17 +141,8 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
 async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_it(tmp_path: Path) -> None:
     """A finished room nobody is in closes after the grace period, but waits ``result_seconds`` for
     a player who dropped before the end, and closes a grace period after that player has seen it."""
-    server = CardaviaServer(server_config(tmp_path, grace_seconds=0.2, result_seconds=30.0))
-    await server.start()
-    try:
-        url = f"ws://127.0.0.1:{server.port}/"
-        anna = await client(url)
-        await anna.hello()
-        await anna.send(anna.req.play_now("briscola", "random"))
-        await anna.expect(m.YourTurn)
-        resume = anna.resume
-        [room] = server.rooms.values()
-        await anna.ws.close()
+    async with _own_server(tmp_path, grace_seconds=0.2, result_seconds=30.0) as (server, url):
+        resume, room = await _drop_at_first_turn(server, url)
         async with asyncio.timeout(10):
             while not room.finished:  # the stand-in plays the match out
                 await asyncio.sleep(0.01)
@@ -154,8 +160,6 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
         async with asyncio.timeout(5):
             while room.id in server.rooms:  # seen: only the grace period now
                 await asyncio.sleep(0.01)
-    finally:
-        await server.shutdown()
 
 
 @pytest.fixture
