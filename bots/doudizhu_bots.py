@@ -340,15 +340,12 @@ def play_value(points: int, stake: int) -> float:
 def candidates(view: View, legal: Sequence[Action]) -> list[Action]:
     """The legal actions of ``candidate_moves``, in its order."""
     seen = DdzSeen.from_view(view)
-    by_key = {(m[0], m[2]): a for a in legal if (m := move_of(a)) is not None}
-    follows = [m for a in legal if (m := move_of(a)) is not None] if seen.table is not None else None
+    plays = [(m, a) for a in legal if (m := move_of(a)) is not None]
+    by_key = {(m[0], m[2]): a for m, a in plays}
     passing = next((a for a in legal if isinstance(a, Pass)), None)
-    picked: list[Action] = []
-    for m in candidate_moves(seen, follows):
-        action = passing if m is None else by_key.get((m[0], m[2]))
-        if action is not None and action not in picked:
-            picked.append(action)
-    return picked
+    follows = [m for m, _ in plays] if seen.table is not None else None
+    picked = (passing if m is None else by_key.get((m[0], m[2])) for m in candidate_moves(seen, follows))
+    return [a for a in picked if a is not None]  # candidate_moves names each move once
 
 
 def candidate_moves(seen: DdzSeen, moves: Sequence[Move] | None) -> list[Move | None]:
