@@ -21,6 +21,7 @@ from cardavia.clients.cli.tui.lobby import LobbyScreen
 from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import Requests, ViewStore
+from cardavia.protocol.text import display_safe
 
 Item = m.Reply | Reconnecting | Reconnected
 
@@ -108,7 +109,7 @@ class CardaviaApp(App[None]):
             self.lobby.show_rooms(item.rooms)
         elif isinstance(item, m.Left):
             if item.reason != "requested":
-                self.note(f"left the room: {item.reason}")
+                self.note(f"left the room: {display_safe(item.reason)}")
             self.to_lobby()
         elif isinstance(item, m.Error):
             self._error(item)
@@ -122,7 +123,7 @@ class CardaviaApp(App[None]):
             elif isinstance(item, m.MatchResult):
                 self.table.on_match_result(item)
             elif isinstance(item, m.ChatMessage):
-                self.table.write(f"{item.name}: {item.text}")
+                self.table.write(f"{display_safe(item.name)}: {display_safe(item.text)}")
 
     async def _snapshot(self, snapshot: m.Snapshot) -> None:
         if self.table is not None and self.table.room.room == snapshot.room.room:
@@ -138,7 +139,7 @@ class CardaviaApp(App[None]):
         if self.table is not None and error.code in ("illegal_action", "not_your_turn", "game_over"):
             self.table.on_refused(error)
             return
-        text = f"{error.message} ({error.code})"
+        text = display_safe(f"{error.message} ({error.code})")
         if self.table is not None:
             self.table.status(text)
         else:

@@ -23,6 +23,7 @@ from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import CodeScreen
 from cardavia.clients.cli.tui.forms import CreateRoomScreen
 from cardavia.protocol import messages as m
+from cardavia.protocol.text import display_safe
 
 if TYPE_CHECKING:
     from cardavia.clients.cli.tui.app import CardaviaApp
@@ -113,7 +114,9 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for room in rooms:
             seats = ", ".join(str(s.get("name") or s.get("kind", "open")) for s in room.seats)
-            table.add_row(room.code or "", room.game, room.deck, seats, room.state, key=room.room)
+            # a DataTable reads a str cell as Rich markup: every cell is a Text of safe characters
+            cells = (room.code or "", room.game, room.deck, seats, room.state)
+            table.add_row(*(Text(display_safe(c)) for c in cells), key=room.room)
 
     def status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(Text(text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
@@ -19,9 +20,9 @@ def breakdown_table(breakdown: Breakdown) -> Table:
     table = Table(box=None, padding=(0, 2), show_edge=False)
     table.add_column("")
     for player in breakdown.players:
-        table.add_column(player, justify="right")
+        table.add_column(Text(player), justify="right")
     for label, cells in breakdown.rows:
-        table.add_row(label, *cells)
+        table.add_row(Text(label), *(Text(cell) for cell in cells))
     return table
 
 
@@ -72,8 +73,8 @@ class MatchSummaryScreen(Modal[Next | None]):
 
 def _breakdown(breakdown: Breakdown, hint: str) -> ComposeResult:
     """A summary's body: title, scoring table, notes and the keys that lead on."""
-    yield Label(breakdown.title, classes="title")
+    yield Label(Text(breakdown.title), classes="title")
     yield Static(breakdown_table(breakdown))
     for note in breakdown.notes:
-        yield Label(note)
+        yield Label(Text(note))
     yield Label(hint, classes="hint")

@@ -24,13 +24,14 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
-from cardavia.clients.cli.tui.dialogs import ChatScreen, ChoiceScreen
+from cardavia.clients.cli.tui.dialogs import CHAT_LENGTH, ChatScreen, ChoiceScreen
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.moves import MoveMenu, Option
 from cardavia.clients.cli.tui.names import CardNames
 from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen, Next
 from cardavia.clients.cli.tui.tables import GameTable, TableContext, table_for
 from cardavia.protocol import messages as m
+from cardavia.protocol.text import TextRefused, check, display_safe
 
 if TYPE_CHECKING:
     from cardavia.clients.cli.tui.app import CardaviaApp
@@ -126,7 +127,8 @@ class TableScreen(Screen[None]):
     def _seat_names(self, snapshot: m.Snapshot) -> None:
         self.room, self.seat = snapshot.room, snapshot.seat
         self.names = CardNames(self.room.deck, self.lang, self.room.game)
-        players = [str(s.get("name") or f"seat {i + 1}") for i, s in enumerate(self.room.seats)]
+        # other people chose these names: every renderer gets them made safe for a terminal
+        players = [display_safe(str(s.get("name") or f"seat {i + 1}")) for i, s in enumerate(self.room.seats)]
         self.renderer: GameTable = table_for(self.room.game, TableContext(self.names, self.seat, players))
 
     def on_snapshot(self, snapshot: m.Snapshot) -> None:
@@ -177,7 +179,7 @@ class TableScreen(Screen[None]):
         """The server refused our move: say why and offer the same moves again."""
         if self.sent is not None and error.code in ("illegal_action", "not_your_turn"):
             self.menu, self.sent = self.sent, None
-        self.status(f"refused: {error.message}")
+        self.status(f"refused: {display_safe(error.message)}")
         self.redraw()
 
     def write(self, line: str) -> None:
@@ -253,7 +255,8 @@ class TableScreen(Screen[None]):
             + ("" if self.room.public else " (private)")
         ]
         for i, seat in enumerate(self.room.seats):
-            who = seat.get("name") or ("a bot at the start" if seat.get("kind") == "bot" else "empty")
+            empty = "a bot at the start" if seat.get("kind") == "bot" else "empty"
+            who = display_safe(str(seat["name"])) if seat.get("name") else empty
             lines.append(f"  seat {i + 1}: {who}")
         if self._owner():
             lines.append("Press s to start now: empty seats get bots.")
@@ -396,9 +399,15 @@ class TableScreen(Screen[None]):
 
     def action_chat(self) -> None:
         def say(line: str | None) -> None:
-            if line:
-                app = self.session_app
-                app.submit(m.Chat(id=app.session.requests.next_id(), text=line))
+            if not line:
+                return
+            try:
+                text = check(line, max_length=CHAT_LENGTH)
+            except TextRefused as exc:  # pasted text may hold a zero width space or a bidi mark
+                self.status(f"not sent: {exc.reason}")
+                return
+            app = self.session_app
+            app.submit(m.Chat(id=app.session.requests.next_id(), text=text))
 
         self.app.push_screen(ChatScreen(), say)
 

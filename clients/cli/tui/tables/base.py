@@ -95,12 +95,12 @@ class GameTable:
             mine = seat == self.ctx.seat
             name = Text(self.ctx.who(seat) + (" (you)" if mine else ""), style="bold" if mine else "")
             marker = "▶" if view.get("to_move") == seat else ""
-            seats.add_row(marker, name, " · ".join(self.seat_facts(view, seat)))
+            seats.add_row(marker, name, Text(" · ".join(self.seat_facts(view, seat))))
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", min_width=14)
         grid.add_column()
         for label, value in self.board_lines(view):
-            grid.add_row(label, value)
+            grid.add_row(label, Text(value) if isinstance(value, str) else value)
         return Group(seats, Text(""), grid)
 
     def seat_facts(self, view: View, seat: int) -> list[str]:

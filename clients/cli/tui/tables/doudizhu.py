@@ -38,7 +38,7 @@ class DouDizhuTable(GameTable):
         table = view.get("table")
         if isinstance(table, Mapping) and table.get("cards"):
             beat = f"{self.ctx.who(table.get('seat'))}'s {combo_name(str(table.get('combo')))}"
-            lines.append(("to beat", Group(beat, self.card_row(table["cards"]))))
+            lines.append(("to beat", Group(Text(beat), self.card_row(table["cards"]))))
         else:
             lines.append(("to beat", Text("nothing: a new round", style="dim")))
         return lines
