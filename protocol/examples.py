@@ -85,6 +85,7 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
     ),
     m.Redirect(id=5, url="ws://node-b.example:8765/", room="r-7f3a", reservation="rsv-91c2"),
     m.ChatMessage(seat=1, name="Bot (basic)", text="Ben giocato."),
+    m.RematchVotes(id=10, asked=[0], waiting=[1]),
     m.Left(id=8, reason="requested"),
     m.Error(
         id=11,

@@ -17,15 +17,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from cardavia.protocol.text import PlayerText
+
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = frozenset({2})
 
-Name = Annotated[str, StringConstraints(min_length=1, max_length=32, strip_whitespace=True)]
+Name = Annotated[str, PlayerText(max_length=32, strip=True)]
+"""A player's name: NFC, one line, no control, bidi or invisible format characters (``protocol.text``)."""
 Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
 RoomRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 GameId = Literal["scopa", "briscola", "schnapsen", "doudizhu"]
 BotLevel = Literal["random", "basic", "strong"]
 RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5.0, 600.0
 Plain = dict[str, Any]
 
 
@@ -68,7 +72,8 @@ class CreateRoom(Request):
     humans: int = Field(default=1, ge=0, le=3)
     bot_level: BotLevel | None = None
     """Level of the bots in empty seats; null: the game's default (basic where it has one)."""
-    turn_seconds: float | None = Field(default=None, gt=0, le=3600)
+    turn_seconds: float | None = Field(default=None, ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)
+    """Seconds each move may take before a bot moves for the player (5 s to 10 min); null: no timer."""
     fill_after: float | None = Field(default=None, ge=0, le=3600)
 
 
@@ -126,7 +131,7 @@ class Spectate(Request):
 
 class Chat(Request):
     type: Literal["chat"] = "chat"
-    text: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    text: Annotated[str, PlayerText(max_length=200)]
 
 
 class GetRecord(Request):
@@ -263,6 +268,16 @@ class ChatMessage(Reply):
     text: str
 
 
+class RematchVotes(Reply):
+    """Who has asked for a rematch: it starts once every seat in ``waiting`` has asked too.
+
+    Sent to everyone in the room at each request; the asker's copy answers its request."""
+
+    type: Literal["rematch_votes"] = "rematch_votes"
+    asked: list[int]
+    waiting: list[int]
+
+
 class Left(Reply):
     type: Literal["left"] = "left"
     reason: str = "requested"
@@ -287,6 +302,7 @@ ServerMessage = Annotated[
     | RecordMessage
     | Redirect
     | ChatMessage
+    | RematchVotes
     | Left
     | Error,
     Field(discriminator="type"),
@@ -298,5 +314,5 @@ CLIENT_TYPES: tuple[type[Request], ...] = (
 )  # fmt: skip
 SERVER_TYPES: tuple[type[Reply], ...] = (
     Welcome, Catalogue, Rooms, Snapshot, Delta, YourTurn, DealResult, MatchResult, RecordMessage,
-    Redirect, ChatMessage, Left, Error,
+    Redirect, ChatMessage, RematchVotes, Left, Error,
 )  # fmt: skip

@@ -39,10 +39,18 @@ from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
-from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, Connection
+from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER, Connection
 from cardavia.server.gc_pacer import GcPacer
 from cardavia.server.handlers import RequestHandlers
-from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.limits import AddressLimits, client_address, parse_networks
+from cardavia.server.lobby import (
+    LobbyStore,
+    LobbyUnavailable,
+    MemoryLobby,
+    RoomEntry,
+    SeatEntry,
+    SessionEntry,
+)
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.records import RecordStore
@@ -51,6 +59,17 @@ from cardavia.server.room import Room
 log = logging.getLogger("cardavia.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Capital letters and digits without the look-alikes I, O, 0 and 1: easy to read aloud and type."""
+CODE_LENGTH = 8
+"""32**8 ≈ 1.1e12 codes: at ``failed_lookups_per_minute`` guesses a minute an address would need
+on average tens of thousands of years to find one of a thousand private rooms (SECURITY.md)."""
+
+
+ABUSE_CODES = frozenset(
+    {"bad_frame", "too_large", "too_deep", "unknown_type", "invalid_field", "rate_limited", "unknown_room"}
+)
+"""Errors that count toward a connection's ``abuse_limit``: malformed or excessive requests, and
+room ids or codes that name no room (so one connection cannot go on guessing private codes)."""
 
 
 def make_bot(game: str, level: str, seed: str) -> Bot:
@@ -82,6 +101,12 @@ class CardaviaServer:
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
         self.records = RecordStore(config.records_path())
+        self.limits = AddressLimits(
+            max_connections=config.max_connections_per_ip,
+            sessions_per_minute=config.sessions_per_minute,
+            lookups_per_minute=config.failed_lookups_per_minute,
+        )
+        self._trusted_proxies = parse_networks(config.trusted_proxies)
         self.rooms: dict[str, Room] = {}
         self.sessions: dict[str, Connection] = {}
         self.connections: set[Connection] = set()
@@ -189,6 +214,8 @@ class CardaviaServer:
 
     def _refresh_gauges(self) -> None:
         self.metrics.connections.set(len(self.connections))
+        for table, size in self.table_sizes().items():
+            self.metrics.table_size.labels(table).set(size)
         self.metrics.rooms.clear()
         counts: dict[tuple[str, str], int] = {}
         for room in self.rooms.values():
@@ -197,9 +224,31 @@ class CardaviaServer:
         for (game, state), count in counts.items():
             self.metrics.rooms.labels(game, state).set(count)
 
+    def table_sizes(self) -> dict[str, int]:
+        """Entries in every table this node keeps: each goes back to its idle size when play stops."""
+        rooms = list(self.rooms.values())
+        return {
+            "rooms": len(rooms),
+            "connections": len(self.connections),
+            "sessions": len(self.sessions),
+            "spectators": sum(len(r.spectators) for r in rooms),
+            "room_tasks": sum(r.task_count() for r in rooms),
+            "background_tasks": len(self._background),
+            "records_in_memory": self.records.pending,
+            **self.limits.sizes(),
+            **self.lobby.table_sizes(),
+        }
+
     # ---------------------------------------------------------- connections
     async def handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
+        peer = ws.remote_address[0] if isinstance(ws.remote_address, tuple) else None
+        address = client_address(peer, ws.request.headers if ws.request else {}, self._trusted_proxies)
+        if not self.limits.connect(address):
+            self.metrics.limited.labels("connections").inc()
+            log.info("event=refused reason=connections_per_ip address=%s", address)
+            await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+            return
+        conn = Connection(ws, self.config, address)
         self.connections.add(conn)
         try:
             while True:
@@ -211,6 +260,7 @@ class CardaviaServer:
             pass
         finally:
             self.connections.discard(conn)
+            self.limits.disconnect(address)
             self._disconnected(conn)
             if not conn.closing:
                 conn.close(1000, "")
@@ -227,6 +277,7 @@ class CardaviaServer:
         timeout = self.config.idle_timeout
         while True:
             await asyncio.sleep(min(timeout / 4, 15.0))
+            self.limits.sweep()
             limit = time.monotonic() - timeout
             for conn in list(self.connections):
                 if conn.room is None and conn.last_seen < limit and not conn.closing:
@@ -258,14 +309,9 @@ class CardaviaServer:
             self._error(conn, rid, code, exc.message, exc.reason)
         except CardaviaError as exc:
             self._error(conn, rid, exc.code, exc.message)
-            if exc.code in (
-                "bad_frame",
-                "too_large",
-                "too_deep",
-                "unknown_type",
-                "invalid_field",
-                "rate_limited",
-            ):
+            if exc.code == "unknown_room":  # a guessed code or id: counted per address as well
+                self.limits.failed_lookup(conn.address)
+            if exc.code in ABUSE_CODES:
                 conn.abuse += 1
                 if conn.abuse > self.config.abuse_limit:
                     conn.close(CLOSE_POLICY, "too many bad messages")
@@ -287,6 +333,8 @@ class CardaviaServer:
     def _disconnected(self, conn: Connection) -> None:
         if self.sessions.get(conn.session) is conn:
             del self.sessions[conn.session]
+            if conn.seat is None:  # a seated session lives as long as its room (see _close_room)
+                self.spawn(self._expire_session(conn.session))
         if conn.room is None:
             return
         room = conn.room
@@ -335,7 +383,14 @@ class CardaviaServer:
             if session is None:
                 self._error(conn, msg.id, "bad_resume_token", "that resume token is unknown or was replaced")
         if session is None:
-            session = SessionEntry("s-" + secrets.token_hex(6), msg.name, "")
+            if not self.limits.new_session(conn.address):
+                self.metrics.limited.labels("sessions").inc()
+                self._error(
+                    conn, msg.id, "rate_limited", "too many new sessions from your address; retry later"
+                )
+                conn.close(CLOSE_TRY_LATER, "too many new sessions from your address")
+                return
+            session = SessionEntry("s-" + secrets.token_hex(12), msg.name, "")
         token = secrets.token_urlsafe(24)
         session.token_hash = _token_hash(token)
         session.name = msg.name
@@ -414,9 +469,9 @@ class CardaviaServer:
         if bot_level not in levels_for(game_id):
             offered = ", ".join(levels_for(game_id))
             raise ProtocolError("invalid_field", f"bot_level: {game_id} has {offered} bots, not {bot_level}")
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         entry = RoomEntry(
-            room="r-" + secrets.token_hex(5),
+            room="r-" + secrets.token_hex(8),
             code=code,
             game=game_id,
             deck=tradition.id,
@@ -458,6 +513,16 @@ class CardaviaServer:
         room.close()
         self.rooms.pop(room.id, None)
         self.spawn(self.lobby.delete_room(room.id))
+        for slot in room.seats:  # its players' sessions hold no seat any more
+            if slot.session is not None and slot.session not in self.sessions:
+                self.spawn(self._expire_session(slot.session, room=room.id))
+
+    async def _expire_session(self, session: str, *, room: str | None = None) -> None:
+        """A session that holds no seat and has no connection here expires after ``session_seconds``."""
+        try:
+            await self.lobby.expire_session(session, self.config.session_seconds, room=room)
+        except LobbyUnavailable:
+            log.warning("event=session_expiry_skipped session=%s reason=lobby_unavailable", session)
 
     # -------------------------------------------------------------- records
     def _record(self, room: Room, record: dict[str, Any]) -> str:

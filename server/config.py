@@ -29,6 +29,22 @@ class ServerConfig:
     abuse_limit: int = 20
     """Protocol errors a connection may cause before it is closed."""
     max_rooms_per_connection: int = 3
+    max_connections_per_ip: int = 64
+    """Connections one client address may hold open at once (0: no limit); more are closed with 1013."""
+    sessions_per_minute: int = 60
+    """New sessions (a ``hello`` without a working resume token) one address may start a minute,
+    in bursts of as many; more are refused and closed with 1013. 0: no limit."""
+    failed_lookups_per_minute: int = 20
+    """Room codes or ids that name no room, per address a minute (in bursts of as many); past
+    that, lookups by code are refused as ``rate_limited``, so guessing a private room's code is
+    hopeless. Each failed lookup also counts toward the connection's ``abuse_limit``. 0: no limit."""
+    trusted_proxies: str = ""
+    """Addresses or networks of reverse proxies, comma-separated (``10.0.0.0/8,127.0.0.1``): for a
+    connection from one of them the client's address is read from ``X-Forwarded-For`` (or
+    ``Forwarded``). Empty: the peer's own address is the client's."""
+    session_seconds: float = 300.0
+    """How long a session that holds no seat outlives its last connection; then its resume token
+    stops working (``bad_resume_token``) and the client starts a new session."""
     send_buffer: int = 262_144
     """Bytes a client may leave unread in the server's write buffer before it is closed as too slow."""
     idle_timeout: float = 300.0

@@ -22,37 +22,26 @@ from websockets.asyncio.server import ServerConnection, broadcast
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import encode
 from cardavia.server.config import ServerConfig
+from cardavia.server.limits import UNKNOWN_ADDRESS, TokenBucket
 from cardavia.server.room import Room
 
 log = logging.getLogger("cardavia.server")
 
 CLOSE_POLICY = 1008
+"""Closed for what the client did: bad messages, idleness, reading too slowly, a newer connection."""
 CLOSE_RESTART = 1012
+CLOSE_TRY_LATER = 1013
+"""Closed for what the client's address is doing: too many connections or new sessions at once."""
 CHAT_PER_SECOND, CHAT_BURST = 1.0, 5
-
-
-class TokenBucket:
-    """About ``rate`` events a second, with bursts of up to ``burst``: a connection's message budget."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
     """One client connection as rooms see it: ``send`` writes without waiting."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, address: str = UNKNOWN_ADDRESS) -> None:
         self.ws = ws
+        self.address = address
+        """The client's address as ``limits.client_address`` keys it: behind a trusted proxy, the client's."""
         self.session = ""
         self.token_hash = ""
         self.name = ""

@@ -21,10 +21,21 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import Connection
 from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
-from cardavia.server.room import Room, room_info
+from cardavia.server.room import Room
+from cardavia.server.seats import room_info
 
 if TYPE_CHECKING:
     from cardavia.server.app import CardaviaServer
+
+
+def match_seed() -> str:
+    """A new match's seed: 128 bits from the operating system's CSPRNG and nothing else.
+
+    The seed fixes every shuffle of the match, so it must not be guessable from
+    anything a client sees (room ids, match numbers, the time): with it and the
+    public engines anyone could replay the deals and read every hidden card.
+    It stays on the server until the match is over; the record then carries it."""
+    return secrets.token_hex(16)
 
 
 def default_level(game: str) -> str:
@@ -103,8 +114,18 @@ class RequestHandlers:
         if room.state is None and room.id in self.server.rooms:
             await self._start(room)
 
-    async def _lookup(self, room_id: str | None, code: str | None) -> RoomEntry:
-        """The lobby's entry for a room, whichever node runs it."""
+    async def _lookup(self, conn: Connection, room_id: str | None, code: str | None) -> RoomEntry:
+        """The lobby's entry for a room, whichever node runs it.
+
+        A room id or code that names no room counts against the connection and its address
+        (``unknown_room`` in the read loop): an address that has guessed too often is not
+        answered any more until its budget refills, so private rooms' codes cannot be found
+        by trying them."""
+        if not self.server.limits.lookups_left(conn.address):
+            self.server.metrics.limited.labels("lookups").inc()
+            raise ProtocolError(
+                "rate_limited", "too many room codes from your address named no room; wait a minute"
+            )
         entry = await self.server.lobby.get_room(room_id) if room_id else None
         if entry is None and code:
             entry = await self.server.lobby.room_by_code(code)
@@ -114,8 +135,8 @@ class RequestHandlers:
             raise ProtocolError("unknown_room", "no room has that id or code")
         return entry
 
-    async def _find_room(self, room_id: str | None, code: str | None) -> Room:
-        entry = await self._lookup(room_id, code)
+    async def _find_room(self, conn: Connection, room_id: str | None, code: str | None) -> Room:
+        entry = await self._lookup(conn, room_id, code)
         room = self.server.rooms.get(entry.room)
         if room is None:
             raise ProtocolError("unknown_room", "that room runs on another node; join it there")
@@ -137,7 +158,7 @@ class RequestHandlers:
         if msg.reservation:
             await self._join_reserved(conn, msg.reservation)
             return
-        entry = await self._lookup(msg.room, msg.code)
+        entry = await self._lookup(conn, msg.room, msg.code)
         if not entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
         if entry.node != self.server.config.node_id:
@@ -151,8 +172,8 @@ class RequestHandlers:
         await self._start_when_full(room)
 
     async def _join_reserved(self, conn: Connection, token: str) -> None:
-        held = await self.server.lobby.take_reservation(token)
-        if held is None or held[2] != conn.session or held[0] not in self.server.rooms:
+        held = await self.server.lobby.take_reservation(token, conn.session)
+        if held is None or held[0] not in self.server.rooms:
             raise ProtocolError(
                 "bad_reservation", "that seat reservation is unknown, used, expired or not yours"
             )
@@ -210,7 +231,7 @@ class RequestHandlers:
 
     async def _start(self, room: Room) -> None:
         await self.server.lobby.set_state(room.id, "playing")
-        await room.start(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+        await room.start(match_seed())
 
     async def _on_start(self, conn: Connection, msg: m.Start) -> None:
         room = self._my_room(conn)
@@ -222,7 +243,15 @@ class RequestHandlers:
 
     async def _on_rematch(self, conn: Connection, msg: m.Rematch) -> None:
         room = self._my_room(conn)
-        await room.rematch(f"{room.id}/{room.matches}/{secrets.token_hex(4)}")
+        if conn.seat is None:
+            raise ProtocolError("spectator", "only seated players may ask for a rematch")
+        if room.ask_rematch(conn.seat, msg.id):
+            await self._rematch(room)
+
+    async def _rematch(self, room: Room) -> None:
+        """Every seat that must agree has asked: the same seats play a new match."""
+        await self.server.lobby.set_state(room.id, "playing")
+        await room.rematch(match_seed())
 
     def _my_room(self, conn: Connection) -> Room:
         if conn.room is None:
@@ -245,6 +274,8 @@ class RequestHandlers:
                 await self.server.lobby.set_seat(room.id, conn.seat, SeatEntry())
         room.unwatch(conn)
         conn.room, conn.seat = None, None
+        if room.finished and room.rematch_asked and not room.rematch_waiting():
+            await self._rematch(room)  # those who stay had all asked; the leaver's stand-in plays on
         self.server.close_if_abandoned(room)
 
     async def _on_act(self, conn: Connection, msg: m.Act) -> None:
@@ -259,7 +290,7 @@ class RequestHandlers:
         room.snapshot_for(conn.seat, conn)
 
     async def _on_spectate(self, conn: Connection, msg: m.Spectate) -> None:
-        room = await self._find_room(msg.room, msg.code)
+        room = await self._find_room(conn, msg.room, msg.code)
         if not room.entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is watched by its code")
         if conn.room is not None:

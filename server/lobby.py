@@ -10,6 +10,7 @@ same seat whatever the backend.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -17,6 +18,11 @@ from typing import Any, Literal
 
 from cardavia.games.errors import ServerError
 from cardavia.protocol.errors import ProtocolError
+
+
+def normal_code(code: str) -> str:
+    """A room code as typed or read aloud (``abcd-efgh``, ``ABCD EFGH``) in the form codes are kept in."""
+    return code.upper().replace("-", "").replace(" ", "")
 
 
 class LobbyUnavailable(ServerError):
@@ -111,7 +117,14 @@ class LobbyStore(ABC):
     async def delete_room(self, room: str) -> None: ...
 
     @abstractmethod
-    async def save_session(self, entry: SessionEntry) -> None: ...
+    async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
+        """Keep a session (replacing its old token); ``ttl``: it expires after that many seconds,
+        None: it lives as long as it is in use (a backend may still bound that, see Redis)."""
+
+    @abstractmethod
+    async def expire_session(self, session: str, ttl: float, *, room: str | None = None) -> None:
+        """The session (and its token) expires in ``ttl`` seconds unless saved again meanwhile.
+        With ``room``: only if the session is still that room's (a player may have moved on)."""
 
     @abstractmethod
     async def session_by_token(self, token_hash: str) -> SessionEntry | None: ...
@@ -133,8 +146,10 @@ class LobbyStore(ABC):
         """Hold a claimed seat for a client sent to another node, for ``ttl`` seconds."""
 
     @abstractmethod
-    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
-        """(room, seat, session) of a reservation, which is gone once taken (or expired)."""
+    async def take_reservation(self, token: str, session: str) -> tuple[str, int] | None:
+        """(room, seat) of a reservation held for ``session``, which is gone once taken (or expired).
+
+        Another session's attempt finds nothing and leaves the reservation to its owner."""
 
     # ------------------------------------------------- matches that outlive their node
     @abstractmethod
@@ -173,6 +188,11 @@ class LobbyStore(ABC):
     async def forget_room(self, room: str, node: str) -> None:
         """Take ``room`` off the rooms of ``node`` once the lobby no longer has it (its entry expired)."""
 
+    def table_sizes(self) -> dict[str, int]:
+        """Entries in each table this process keeps for the lobby (for ``/metrics``); a backend
+        that keeps its tables elsewhere (Redis) has none here."""
+        return {}
+
 
 class MemoryLobby(LobbyStore):
     """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
@@ -187,6 +207,10 @@ class MemoryLobby(LobbyStore):
         self._actions: dict[str, list[dict[str, Any]]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._reservations: dict[str, tuple[str, int, str, float]] = {}
+        self._expires: dict[str, float] = {}
+        """Sessions that expire, by id: when (``time.monotonic``)."""
+        self._deadlines: list[tuple[float, str]] = []
+        """A heap of (when, session); an entry whose time no longer matches ``_expires`` is stale."""
 
     async def create_room(self, entry: RoomEntry) -> None:
         if entry.room in self._rooms or entry.code in self._codes:
@@ -199,7 +223,7 @@ class MemoryLobby(LobbyStore):
         return entry.copy() if entry else None
 
     async def room_by_code(self, code: str) -> RoomEntry | None:
-        room = self._codes.get(code.upper())
+        room = self._codes.get(normal_code(code))
         return await self.get_room(room) if room else None
 
     async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
@@ -243,21 +267,52 @@ class MemoryLobby(LobbyStore):
         entry = self._rooms.pop(room, None)
         if entry:
             self._codes.pop(entry.code, None)
+        self._matches.pop(room, None)
+        self._actions.pop(room, None)
+        self._leases.pop(room, None)
 
-    async def save_session(self, entry: SessionEntry) -> None:
+    async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
+        self._expire_due()
         old = self._sessions.get(entry.session)
         if old:
             self._tokens.pop(old.token_hash, None)
         self._sessions[entry.session] = dataclasses.replace(entry)
         self._tokens[entry.token_hash] = entry.session
+        if ttl is None:
+            self._expires.pop(entry.session, None)
+        else:
+            self._set_expiry(entry.session, ttl)
+
+    async def expire_session(self, session: str, ttl: float, *, room: str | None = None) -> None:
+        self._expire_due()
+        entry = self._sessions.get(session)
+        if entry is not None and (room is None or entry.room == room):
+            self._set_expiry(session, ttl)
+
+    def _set_expiry(self, session: str, ttl: float) -> None:
+        when = time.monotonic() + ttl
+        self._expires[session] = when
+        heapq.heappush(self._deadlines, (when, session))
+
+    def _expire_due(self) -> None:
+        """Drop every session whose time has come (each step pops what it has to, so it stays cheap)."""
+        now = time.monotonic()
+        while self._deadlines and self._deadlines[0][0] <= now:
+            when, session = heapq.heappop(self._deadlines)
+            if self._expires.get(session) == when:
+                del self._expires[session]
+                entry = self._sessions.pop(session)
+                self._tokens.pop(entry.token_hash, None)
 
     async def session_by_token(self, token_hash: str) -> SessionEntry | None:
+        self._expire_due()
         session = self._tokens.get(token_hash)
         entry = self._sessions.get(session) if session else None
         return dataclasses.replace(entry) if entry else None
 
     async def drop_session(self, session: str) -> None:
         entry = self._sessions.pop(session, None)
+        self._expires.pop(session, None)
         if entry:
             self._tokens.pop(entry.token_hash, None)
 
@@ -269,13 +324,19 @@ class MemoryLobby(LobbyStore):
         return {node: url for node, (url, until) in self._nodes.items() if until > now}
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
-        self._reservations[token] = (room, seat, session, time.monotonic() + ttl)
+        now = time.monotonic()
+        for old in [t for t, held in self._reservations.items() if held[3] < now]:
+            del self._reservations[old]  # never taken: the client did not follow its redirect
+        self._reservations[token] = (room, seat, session, now + ttl)
 
-    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
-        held = self._reservations.pop(token, None)
-        if held is None or held[3] < time.monotonic():
+    async def take_reservation(self, token: str, session: str) -> tuple[str, int] | None:
+        held = self._reservations.get(token)
+        if held is None or held[2] != session:
             return None
-        return held[0], held[1], held[2]
+        del self._reservations[token]
+        if held[3] < time.monotonic():
+            return None
+        return held[0], held[1]
 
     async def save_match(self, room: str, header: dict[str, Any]) -> None:
         self._matches[room] = dict(header)
@@ -315,3 +376,17 @@ class MemoryLobby(LobbyStore):
 
     async def forget_room(self, room: str, node: str) -> None:
         """Nothing to do: the rooms of a node are read from the entries, so this one is listed nowhere."""
+
+    def table_sizes(self) -> dict[str, int]:
+        self._expire_due()
+        return {
+            "lobby_rooms": len(self._rooms),
+            "lobby_codes": len(self._codes),
+            "lobby_sessions": len(self._sessions),
+            "lobby_tokens": len(self._tokens),
+            "lobby_session_deadlines": len(self._deadlines),
+            "lobby_nodes": len(self._nodes),
+            "lobby_journals": len(self._matches),
+            "lobby_leases": len(self._leases),
+            "lobby_reservations": len(self._reservations),
+        }

@@ -33,7 +33,15 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardavia.games.registry import GAMES
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.lobby import LobbyStore, LobbyUnavailable, RoomEntry, RoomState, SeatEntry, SessionEntry
+from cardavia.server.lobby import (
+    LobbyStore,
+    LobbyUnavailable,
+    RoomEntry,
+    RoomState,
+    SeatEntry,
+    SessionEntry,
+    normal_code,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -51,6 +59,30 @@ def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
 
     return call
 
+
+# KEYS[1] a reservation; ARGV[1] the session taking it. Only its own session consumes it.
+_TAKE: Final = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+if cjson.decode(raw)[3] ~= ARGV[1] then return false end
+redis.call('DEL', KEYS[1])
+return raw
+"""
+
+# KEYS[1] a session; ARGV[1] the token key prefix, ARGV[2] milliseconds, ARGV[3] its room or ''.
+_EXPIRE_SESSION: Final = """
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local session = cjson.decode(raw)
+if ARGV[3] ~= '' and session.room ~= ARGV[3] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', ARGV[1] .. session.token_hash, ARGV[2])
+return 1
+"""
+
+LIVE_SESSION_SECONDS: Final = 86_400
+"""A session in use carries this expiry, renewed whenever it is saved (each hello, each seat), so
+that a session whose node died while it was connected does not stay in Redis for ever."""
 
 # KEYS[1] a room's lease; ARGV[1] the node ending its own lease (another node's stays).
 _RELEASE: Final = """
@@ -174,6 +206,8 @@ class RedisLobby(LobbyStore):
         self._update = self.redis.register_script(_UPDATE)
         self._append = self.redis.register_script(_APPEND)
         self._release = self.redis.register_script(_RELEASE)
+        self._take = self.redis.register_script(_TAKE)
+        self._expire_session = self.redis.register_script(_EXPIRE_SESSION)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -183,7 +217,7 @@ class RedisLobby(LobbyStore):
 
     # ---------------------------------------------------------------- rooms
     async def create_room(self, entry: RoomEntry) -> None:
-        code_key = self._key("code", entry.code.upper())
+        code_key = self._key("code", normal_code(entry.code))
         if not await self.redis.set(code_key, entry.room, nx=True):
             raise ValueError("room code already taken")
         if not await self.redis.set(
@@ -201,7 +235,7 @@ class RedisLobby(LobbyStore):
         return _room_from(raw) if raw else None
 
     async def room_by_code(self, code: str) -> RoomEntry | None:
-        room = await self.redis.get(self._key("code", code.upper()))
+        room = await self.redis.get(self._key("code", normal_code(code)))
         return await self.get_room(_text(room)) if room else None
 
     async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
@@ -274,15 +308,22 @@ class RedisLobby(LobbyStore):
         await self.redis.srem(self._key("node_rooms", entry.node), room)
 
     # ------------------------------------------------------------- sessions
-    async def save_session(self, entry: SessionEntry) -> None:
+    async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
         key = self._key("session", entry.session)
         old = await self.redis.get(key)
+        expiry = int((LIVE_SESSION_SECONDS if ttl is None else ttl) * 1000)
         async with self.redis.pipeline(transaction=True) as pipe:
             if old:
                 pipe.delete(self._key("token", json.loads(old)["token_hash"]))
-            pipe.set(key, json.dumps(dataclasses.asdict(entry)))
-            pipe.set(self._key("token", entry.token_hash), entry.session)
+            pipe.set(key, json.dumps(dataclasses.asdict(entry)), px=expiry)
+            pipe.set(self._key("token", entry.token_hash), entry.session, px=expiry)
             await pipe.execute()
+
+    async def expire_session(self, session: str, ttl: float, *, room: str | None = None) -> None:
+        await self._expire_session(
+            keys=[self._key("session", session)],
+            args=[self._key("token", ""), max(1, int(ttl * 1000)), room or ""],
+        )
 
     async def session_by_token(self, token_hash: str) -> SessionEntry | None:
         session = await self.redis.get(self._key("token", token_hash))
@@ -314,12 +355,12 @@ class RedisLobby(LobbyStore):
         value = json.dumps([room, seat, session])
         await self.redis.set(self._key("reservation", token), value, px=int(ttl * 1000))
 
-    async def take_reservation(self, token: str) -> tuple[str, int, str] | None:
-        raw = await self.redis.getdel(self._key("reservation", token))
+    async def take_reservation(self, token: str, session: str) -> tuple[str, int] | None:
+        raw = await self._take(keys=[self._key("reservation", token)], args=[session])
         if not raw:
             return None
-        room, seat, session = json.loads(raw)
-        return str(room), int(seat), str(session)
+        room, seat, _ = json.loads(raw)
+        return str(room), int(seat)
 
     # ------------------------------------------------------------ journals
     async def save_match(self, room: str, header: dict[str, Any]) -> None:

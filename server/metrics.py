@@ -31,6 +31,18 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5),
             registry=self.registry,
         )
+        self.table_size = Gauge(
+            "cardavia_table_size",
+            "Entries in each table the node keeps (rooms, sessions, lobby, per-address limits, ...)",
+            ["table"],
+            registry=self.registry,
+        )
+        self.limited = Counter(
+            "cardavia_limited_total",
+            "Connections and requests refused by a per-address limit (connections, sessions, lookups)",
+            ["limit"],
+            registry=self.registry,
+        )
         self.errors = Counter(
             "cardavia_errors_total", "Errors sent to clients", ["code"], registry=self.registry
         )

@@ -23,9 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardavia.bots.base import Bot
@@ -39,55 +37,9 @@ from cardavia.protocol.delta import Recipient
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import LobbyUnavailable, RoomEntry
+from cardavia.server.seats import SeatSlot, Sink, room_info
 
 log = logging.getLogger("cardavia.room")
-
-
-def room_info(
-    entry: RoomEntry, *, seats: list[dict[str, Any]] | None = None, show_code: bool = False
-) -> m.RoomInfo:
-    """A room as the protocol describes it; the short code of a private room only to its members."""
-    return m.RoomInfo(
-        room=entry.room,
-        code=entry.code if show_code or entry.public else None,
-        game=entry.game,  # type: ignore[arg-type]
-        deck=entry.deck,
-        options=entry.options,
-        public=entry.public,
-        state=entry.state,
-        seats=seats if seats is not None else [s.to_data() for s in entry.seats],
-        owner=entry.owner,
-        node=entry.node,
-        turn_seconds=entry.turn_seconds,
-    )
-
-
-class Sink(Protocol):
-    session: str
-
-    def send(self, message: m.Reply | bytes) -> None:
-        """Send a message, or a frame already encoded, to this client without waiting."""
-
-
-@dataclass(slots=True)
-class SeatSlot:
-    kind: str = "open"  # open | human | bot
-    name: str = ""
-    session: str | None = None
-    conn: Sink | None = None
-    bot: Bot | None = None
-    bot_id: str | None = None
-    dropped_at: float | None = None
-    recipient: Recipient = field(default_factory=Recipient)
-    recent: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=RECENT_DELTAS))
-    """The last deltas of this seat as (seq, frame), so a player who comes back soon gets only
-    what it missed. Frames, not models: bytes are invisible to the garbage collector, whose
-    full passes over thousands of rooms' buffers were the server's worst pauses."""
-
-    @property
-    def played_by_bot(self) -> bool:
-        """A bot seat, or a human seat whose player is gone past the grace period."""
-        return self.kind == "bot" or (self.kind == "human" and self.bot is not None and self.conn is None)
 
 
 class Journal(Protocol):
@@ -99,10 +51,9 @@ class Journal(Protocol):
 
 
 BotFactory = Callable[[str, str, str], Bot]
-RECENT_DELTAS = 64
+"""(game id, level, seed) → a bot."""
 JOURNAL_RETRY_SECONDS = 2.0
 """After a failed journal write, moves stop waiting on the lobby for this long (the heartbeat retries)."""
-"""(game id, level, seed) → a bot."""
 
 
 class Room:
@@ -147,6 +98,8 @@ class Room:
         self.last_result: m.MatchResult | None = None
         self.absent_at_end: set[int] = set()
         """Human seats whose player had dropped when the match ended and has not been back since."""
+        self.rematch_asked: set[int] = set()
+        """Seats whose player has asked for a rematch of the finished match."""
 
     # ------------------------------------------------------------- seating
     @property
@@ -169,12 +122,13 @@ class Room:
         """
         slot = self.seats[seat]
         old = slot.conn
-        slot.kind, slot.name, slot.session, slot.conn, slot.dropped_at = (
+        slot.kind, slot.name, slot.session, slot.conn, slot.dropped_at, slot.left = (
             "human",
             name,
             conn.session,
             conn,
             None,
+            False,
         )
         if old is not None and old is not conn:
             old.send(m.Left(reason="replaced by a newer connection"))
@@ -219,6 +173,7 @@ class Room:
             self.seats[seat] = SeatSlot()
             self._tell_waiting(but=seat)
         else:
+            slot.left = True
             self._bot_takes_over(seat)
         self._changed()
 
@@ -243,7 +198,7 @@ class Room:
     def _bot_takes_over(self, seat: int) -> None:
         slot = self.seats[seat]
         if slot.bot is None:
-            slot.bot = self._make_bot(self.entry.game, "basic", f"{self.id}/{seat}/standin")
+            slot.bot = self._make_bot(self.entry.game, "basic", f"{self._seed()}/{seat}/standin")
         if self.state is not None and self.state.to_move == seat:
             self._schedule_bot(seat)
 
@@ -264,6 +219,7 @@ class Room:
                 slot.name = f"Bot {index + 1} ({level})"
                 slot.bot = self._make_bot(self.entry.game, level, f"{seed}/{index}")
         self.entry.extra["seed"] = seed
+        self.rematch_asked.clear()
         if self._journal is not None:
             await self._journal.save_match(self.id, self._header(seed))
         self.state = self.game.new(self.entry.options, seed)
@@ -368,7 +324,7 @@ class Room:
         if self.version != version or self.state is None or self._frozen:
             return
         slot = self.seats[seat]
-        bot = slot.bot or self._make_bot(self.entry.game, "basic", f"{self.id}/{seat}/timer")
+        bot = slot.bot or self._make_bot(self.entry.game, "basic", f"{self._seed()}/{seat}/timer")
         async with self._lock:
             await self._bot_decides(seat, version, slot, bot, auto=auto)
 
@@ -426,6 +382,29 @@ class Room:
         for conn in self.connected():
             conn.send(message)
         self._changed()
+
+    def rematch_waiting(self) -> list[int]:
+        """Seats whose player must still ask before a rematch starts: every human seat but those
+        whose player left during the match (a stand-in plays those on)."""
+        asked = self.rematch_asked
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.left and i not in asked]
+
+    def ask_rematch(self, seat: int, request_id: int | None = None) -> bool:
+        """Note that ``seat`` wants a rematch; True once every seat that must agree has asked.
+
+        Until then everyone in the room is told who has asked and who has not (the asker's
+        copy answers its request), so nobody is pulled into a new match without agreeing."""
+        if not self.finished:
+            raise IllegalAction("not_allowed_now", "a rematch can start only after the match")
+        self.rematch_asked.add(seat)
+        waiting = self.rematch_waiting()
+        if not waiting:
+            return True
+        asked = sorted(self.rematch_asked)
+        asker = self.seats[seat].conn
+        for conn in self.connected():
+            conn.send(m.RematchVotes(id=request_id if conn is asker else None, asked=asked, waiting=waiting))
+        return False
 
     async def rematch(self, seed: str) -> None:
         if not self.finished:
@@ -548,6 +527,11 @@ class Room:
         if conn is not None:
             conn.send(m.Snapshot(room=self.info(), seat=seat, seq=seq, view=view))
 
+    def _seed(self) -> str:
+        """The match seed, secret until the match is over: stand-in bots draw from it, so nobody
+        can foresee their choices from anything public."""
+        return str(self.entry.extra.get("seed", ""))
+
     def _changed(self) -> None:
         if self._on_change:
             self._on_change(self)
@@ -564,6 +548,10 @@ class Room:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("event=task_failed room=%s", self.id, exc_info=task.exception())
+
+    def task_count(self) -> int:
+        """Bot moves, timers and grace periods under way (a closed room has none)."""
+        return len(self._tasks)
 
     def freeze(self) -> None:
         """No move starts from now on (its node is going down, and another node may adopt the

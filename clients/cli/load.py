@@ -6,8 +6,9 @@ that several swarm clients share a room (one creates it, private, with
 get the server's bots), and every client answers its turns with a random
 legal action, optionally after a think delay. Each client is a ``Session``,
 so drops are resumed and counted like any player's. Latency is measured from
-sending an ``act`` to receiving the delta that acknowledges it. The owner of
-each room asks for a rematch whenever a match ends, until the time is up.
+sending an ``act`` to receiving the delta that acknowledges it. Every player
+in a room asks for a rematch whenever a match ends (a rematch starts once all
+of them have), until the time is up.
 
 ``cardavia swarm`` prints a live line (actions per second and latency
 percentiles of the last second) and a final summary; the server benchmark
@@ -144,7 +145,7 @@ async def _room(url: str, game: str, members: list[int], bot_level: str) -> list
 
 
 async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
-    """Answer every fresh turn with a random legal action; the owner asks for each rematch."""
+    """Answer every fresh turn with a random legal action, and ask for a rematch after each match."""
     rng = random.Random(f"{run.seed}/{number}" if run.seed is not None else None)
     acted_at: int | None = None
     try:
@@ -174,11 +175,10 @@ async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
                 else:
                     run.acted(time.perf_counter() - started)
             elif isinstance(item, m.MatchResult):
-                if owner:
-                    if run.counted():
-                        run.report.matches += 1
-                    with contextlib.suppress(SessionInterrupted):
-                        await session.send(m.Rematch(id=session.requests.next_id()))
+                if owner and run.counted():
+                    run.report.matches += 1
+                with contextlib.suppress(SessionInterrupted):  # a rematch starts once every seat asks
+                    await session.send(m.Rematch(id=session.requests.next_id()))
             elif isinstance(item, m.Error):
                 run.failed(item.code)
                 if item.code == "rate_limited":  # dropped unread: pause, then ask for the turn again

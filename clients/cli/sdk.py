@@ -242,7 +242,8 @@ class BotClient:
         self._acted_at: int | None = None
         self._acts: dict[int, dict[str, Any]] = {}
         self._quiet: set[int] = set()
-        """Requests whose refusal is expected (a rematch someone else asked for first)."""
+        """Requests whose refusal is expected (a rematch asked for while the room was already
+        starting the next match)."""
         self._records: set[str | None] = set()
         self._starter: asyncio.Task[None] | None = None
         self._in_match = False
@@ -416,7 +417,7 @@ class BotClient:
         if len(self.results) >= self.games:
             return True
         rematch = m.Rematch(id=session.requests.next_id())
-        self._quiet.add(rematch.id)  # in a room of several people, the first to ask starts it
+        self._quiet.add(rematch.id)  # answered by who has asked so far, or by the new match
         with contextlib.suppress(SessionInterrupted):
             await session.send(rematch)
         return False

@@ -186,12 +186,61 @@ async def test_nodes_are_alive_while_they_heartbeat(lobby: LobbyStore) -> None:
 
 async def test_a_reservation_is_taken_once_and_expires(lobby: LobbyStore) -> None:
     await lobby.reserve("rsv-1", "r-1", 1, "s-7", 5.0)
-    assert await lobby.take_reservation("rsv-1") == ("r-1", 1, "s-7")
-    assert await lobby.take_reservation("rsv-1") is None
+    assert await lobby.take_reservation("rsv-1", "s-7") == ("r-1", 1)
+    assert await lobby.take_reservation("rsv-1", "s-7") is None
     await lobby.reserve("rsv-2", "r-1", 1, "s-7", 0.05)
     await asyncio.sleep(0.15)
-    assert await lobby.take_reservation("rsv-2") is None
-    assert await lobby.take_reservation("rsv-unknown") is None
+    assert await lobby.take_reservation("rsv-2", "s-7") is None
+    assert await lobby.take_reservation("rsv-unknown", "s-7") is None
+
+
+async def test_only_its_own_session_consumes_a_reservation(lobby: LobbyStore) -> None:
+    await lobby.reserve("rsv-3", "r-1", 2, "s-owner", 5.0)
+    assert await lobby.take_reservation("rsv-3", "s-stranger") is None
+    assert await lobby.take_reservation("rsv-3", "s-owner") == ("r-1", 2)  # still there for its owner
+
+
+async def test_a_session_expires_unless_saved_again(lobby: LobbyStore) -> None:
+    await lobby.save_session(SessionEntry("s-x", "Anna", "hash-x"))
+    await lobby.save_session(SessionEntry("s-y", "Bo", "hash-y"))
+    await lobby.expire_session("s-x", 0.05)
+    await lobby.expire_session("s-y", 0.05)
+    await lobby.save_session(SessionEntry("s-y", "Bo", "hash-y2"))  # back before its time: kept
+    await asyncio.sleep(0.2)
+    assert await lobby.session_by_token("hash-x") is None
+    kept = await lobby.session_by_token("hash-y2")
+    assert kept is not None
+    assert kept.name == "Bo"
+
+
+async def test_a_session_expires_with_its_room_only_while_it_is_still_that_rooms(lobby: LobbyStore) -> None:
+    await lobby.save_session(SessionEntry("s-m", "Mia", "hash-m", room="r-new", seat=0))
+    await lobby.expire_session("s-m", 0.05, room="r-old")  # the room she has left closes
+    await asyncio.sleep(0.2)
+    assert await lobby.session_by_token("hash-m") is not None
+    await lobby.expire_session("s-m", 0.05, room="r-new")
+    await asyncio.sleep(0.2)
+    assert await lobby.session_by_token("hash-m") is None
+
+
+async def test_the_memory_lobby_forgets_expired_sessions_and_closed_rooms_journals() -> None:
+    lobby = MemoryLobby()
+    for n in range(50):
+        await lobby.save_session(SessionEntry(f"s-{n}", "P", f"hash-{n}"))
+        await lobby.expire_session(f"s-{n}", 0.01)
+    await lobby.create_room(_entry("r-gone", code="GONE0000"))
+    await lobby.save_match("r-gone", {"seed": "x"})
+    await lobby.append_action("r-gone", 0, {"seat": 0})
+    await lobby.take_lease("r-gone", "node-b", 30.0)
+    await lobby.reserve("rsv-old", "r-gone", 0, "s-1", 0.01)
+    await asyncio.sleep(0.05)
+    await lobby.reserve("rsv-new", "r-gone", 1, "s-2", 30.0)  # sweeps the expired one
+    await lobby.delete_room("r-gone")
+    sizes = lobby.table_sizes()
+    assert sizes["lobby_sessions"] == sizes["lobby_tokens"] == sizes["lobby_session_deadlines"] == 0
+    assert sizes["lobby_rooms"] == sizes["lobby_codes"] == 0
+    assert sizes["lobby_journals"] == sizes["lobby_leases"] == 0
+    assert sizes["lobby_reservations"] == 1
 
 
 async def test_one_node_wins_the_adoption_lease_until_the_room_has_moved(lobby: LobbyStore) -> None:

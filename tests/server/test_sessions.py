@@ -17,7 +17,6 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
-from cardavia.server.config import ServerConfig
 from cardavia.server.room import Room
 from tests.server.conftest import client, server_config
 
@@ -162,24 +161,19 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
                 await asyncio.sleep(0.01)
 
 
-@pytest.fixture
-def timed_config(config: ServerConfig) -> ServerConfig:
-    return config
-
-
-async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(
-    server: CardaviaServer, url: str
-) -> None:
-    anna = await client(url)
-    await anna.hello()
-    await anna.send(anna.req.create_room("briscola", humans=1, bot_level="random", turn_seconds=0.2))
-    await anna.expect(m.Snapshot)
-    await anna.send(anna.req.start())
-    first_turn: m.YourTurn = await anna.expect(m.YourTurn)
-    assert first_turn.deadline is not None
-    # never answer: every one of our turns is played by the timer
-    result: m.MatchResult = await anna.expect(m.MatchResult, timeout=60)
-    record = await _record(server, result.record or "")
+async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(tmp_path: Path) -> None:
+    # A client may ask for 5 s at the least; the operator's default for public rooms is not bounded.
+    async with _own_server(tmp_path, default_turn_seconds=0.2) as (server, url):
+        anna = await client(url)
+        await anna.hello()
+        await anna.send(anna.req.create_room("briscola", humans=1, bot_level="random", public=True))
+        await anna.expect(m.Snapshot)
+        await anna.send(anna.req.start())
+        first_turn: m.YourTurn = await anna.expect(m.YourTurn)
+        assert first_turn.deadline is not None
+        # never answer: every one of our turns is played by the timer
+        result: m.MatchResult = await anna.expect(m.MatchResult, timeout=60)
+        record = await _record(server, result.record or "")
     ours = [a for d in record["deals"] for a in d["actions"] if a["seat"] == 0]  # type: ignore[attr-defined,index]
     assert ours
     assert all(a.get("auto") for a in ours)

@@ -1,0 +1,72 @@
+"""A live server refuses names and chat lines that carry control or bidi characters, and passes
+clean ones on NFC-normalised."""
+
+from __future__ import annotations
+
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import pack
+from cardavia.server.app import CardaviaServer
+from tests.server.conftest import Client, client
+
+
+async def seated_pair(url: str) -> tuple[Client, Client]:
+    """Anna owns a waiting Scopa room for two people and Bo sits in it."""
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(bo.req.join(room=snapshot.room.room))
+    await bo.expect(m.Snapshot)
+    return anna, bo
+
+
+async def test_a_name_with_an_escape_sequence_gets_invalid_field_and_no_session(
+    server: CardaviaServer, url: str
+) -> None:
+    evil = await client(url, "evil")
+    await evil.ws.send(pack({"type": "hello", "id": 1, "version": 2, "name": "\x1b[2J\x1b[31mAnna"}))
+    error = await evil.recv()
+    assert isinstance(error, m.Error)
+    assert (error.id, error.code) == (1, "invalid_field")
+    assert error.message == "name: U+001B (a control character) at position 1 is not allowed"
+    assert evil.session is None
+    assert not server.sessions
+    await evil.send(m.ListRooms(id=2))  # still no session: the handshake did not happen
+    after = await evil.recv()
+    assert isinstance(after, m.Error)
+    assert after.code == "handshake_required"
+    welcome = await evil.hello()  # the same connection may try again with a clean name
+    assert welcome.session in server.sessions
+
+
+async def test_a_chat_line_with_a_bidi_override_reaches_nobody(url: str) -> None:
+    anna, bo = await seated_pair(url)
+    await bo.ws.send(pack({"type": "chat", "id": 50, "text": "gg \u202eexe.txt"}))
+    error: m.Error = await bo.expect(m.Error)
+    assert (error.id, error.code) == (50, "invalid_field")
+    assert error.message.startswith("text: U+202E RIGHT-TO-LEFT OVERRIDE")
+    # Bo's frames are handled in order: the next line Anna hears is the clean one sent after
+    await bo.send(m.Chat(id=51, text="sorry"))
+    line: m.ChatMessage = await anna.expect(m.ChatMessage)
+    assert (line.seat, line.name, line.text) == (1, "Bo", "sorry")
+    mine: m.ChatMessage = await bo.expect(m.ChatMessage)
+    assert mine.text == "sorry"
+    assert not [r for r in anna.received + bo.received if isinstance(r, m.ChatMessage) and "\u202e" in r.text]
+
+
+async def test_a_clean_line_and_name_reach_the_others_nfc_normalised(url: str) -> None:
+    anna = await client(url, "Anna")
+    await anna.hello()
+    await anna.send(anna.req.create_room("scopa", humans=2))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    zoe = await client(url)
+    await zoe.ws.send(pack({"type": "hello", "id": 1, "version": 2, "name": " Zoe\u0308 "}))
+    await zoe.expect(m.Welcome)
+    await zoe.send(zoe.req.join(room=snapshot.room.room))
+    joined: m.Snapshot = await zoe.expect(m.Snapshot)
+    assert [seat.get("name") for seat in joined.room.seats] == ["Anna", "Zo\u00eb"]
+    await zoe.ws.send(pack({"type": "chat", "id": 9, "text": "Che\u0301 bella scopa! 张伟 שלום"}))
+    line: m.ChatMessage = await anna.expect(m.ChatMessage)
+    assert line.name == "Zo\u00eb"
+    assert line.text == "Ch\u00e9 bella scopa! 张伟 שלום"
