@@ -32,7 +32,12 @@ _TABLE: Final = [
     ErrorCode("unsupported_version", "client", "the protocol version in the handshake is not supported"),
     ErrorCode("handshake_required", "client", "the first message of a connection must be hello"),
     # sessions and rooms
-    ErrorCode("bad_resume_token", "client", "the resume token is unknown, expired or already replaced"),
+    ErrorCode(
+        "bad_resume_token",
+        "client",
+        "the resume token is unknown, expired or already replaced; the welcome that follows starts a "
+        "new session",
+    ),
     ErrorCode("not_in_room", "client", "the request needs a room and the connection is in none"),
     ErrorCode("already_in_room", "client", "the connection is already seated in a room"),
     ErrorCode("unknown_room", "client", "no room has that id or code"),
@@ -45,7 +50,7 @@ _TABLE: Final = [
         "bad_reservation", "client", "the seat reservation is unknown, already used, expired or not yours"
     ),
     ErrorCode("node_unavailable", "server", "the node that runs the room is not reachable; retry later"),
-    ErrorCode("spectator", "client", "spectators may watch and chat but not act"),
+    ErrorCode("spectator", "client", "spectators may watch and chat but not act or ask for a rematch"),
     # game play
     ErrorCode("not_your_turn", "client", "it is another seat's turn"),
     ErrorCode("illegal_action", "client", "the rules do not allow that action now; `reason` says why"),
@@ -56,8 +61,11 @@ _TABLE: Final = [
     ErrorCode("unknown_deck", "client", "no deck tradition has that id, or it does not serve the game"),
     ErrorCode("game_over", "client", "the game has ended"),
     # limits
-    ErrorCode("rate_limited", "client", "too many messages; slow down"),
-    ErrorCode("too_long", "client", "a name or chat text is longer than allowed"),
+    ErrorCode(
+        "rate_limited",
+        "client",
+        "too many messages, new sessions or room codes that named no room; slow down",
+    ),
     # ours
     ErrorCode("lobby_unavailable", "server", "the lobby store cannot be reached; games go on, retry later"),
     ErrorCode("shutting_down", "server", "the server is shutting down"),

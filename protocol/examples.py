@@ -8,7 +8,7 @@ from cardavia.protocol import messages as m
 
 _ROOM: Final = m.RoomInfo(
     room="r-7f3a",
-    code="KX4P",
+    code="KX4P7MQ2",
     game="scopa",
     deck="bolognese",
     options={"target": 11},
@@ -34,7 +34,7 @@ CLIENT_EXAMPLES: Final[list[m.Request]] = [
         bot_level="strong",
         turn_seconds=30.0,
     ),
-    m.JoinRoom(id=5, code="KX4P"),
+    m.JoinRoom(id=5, code="KX4P7MQ2"),
     m.QuickMatch(id=6, game="briscola"),
     m.PlayNow(id=7, game="doudizhu", bot_level="basic"),
     m.Leave(id=8),

@@ -61,8 +61,8 @@ log = logging.getLogger("cardavia.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Capital letters and digits without the look-alikes I, O, 0 and 1: easy to read aloud and type."""
 CODE_LENGTH = 8
-"""32**8 ≈ 1.1e12 codes: at ``failed_lookups_per_minute`` guesses a minute an address would need
-on average tens of thousands of years to find one of a thousand private rooms (SECURITY.md)."""
+"""32**8 ≈ 1.1e12 codes: at the default 20 failed lookups a minute, one address would need about
+a century on average to hit one of a thousand open private rooms (SECURITY.md has the figures)."""
 
 
 ABUSE_CODES = frozenset(
