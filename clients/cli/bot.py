@@ -46,7 +46,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace) -> int:
     from cardavia.bots.registry import levels_for
+    from cardavia.protocol.text import TextRefused, check
 
+    try:  # the longest name a bot gets ("NAME-COUNT") must pass the server's rule for names
+        check(f"{args.name}-{args.count}" if args.count > 1 else args.name, max_length=32, strip=True)
+    except TextRefused as exc:
+        print(f"cardavia bot: --name {exc}", file=sys.stderr)
+        return 2
     if args.count < 1 or args.games < 1:
         print("cardavia bot: --count and --games must be at least 1", file=sys.stderr)
         return 2
@@ -88,7 +94,7 @@ async def _bots(args: argparse.Namespace) -> int:
                 args.server,
                 make_bot(args.game, args.level, seed),
                 args.game,
-                name=who[:32],
+                name=who,
                 code=args.room,
                 quick=args.quick,
                 bot_level=args.opponents,

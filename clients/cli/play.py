@@ -44,9 +44,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    name = (args.name if args.name is not None else _login()).strip()
-    if not 1 <= len(name) <= 32:
-        print("cardavia play: --name must be 1 to 32 characters", file=sys.stderr)
+    from cardavia.protocol.text import TextRefused, check
+
+    try:  # the server's own rule for names, so a refused name is said here and not as a traceback
+        name = check(args.name if args.name is not None else _login(), max_length=32, strip=True)
+    except TextRefused as exc:
+        print(f"cardavia play: --name {exc}", file=sys.stderr)
         return 2
     url = args.server or DEFAULT_SERVER
     try:

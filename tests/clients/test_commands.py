@@ -56,3 +56,13 @@ async def test_swarm_command_runs_and_reports_no_errors(url: str, capsys: pytest
 def test_swarm_command_refuses_more_people_than_seats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["swarm", "--clients", "9", "--rooms", "2", "--game", "briscola"]) == 2
     assert "use at least 5 rooms" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["bot", "play"])
+def test_a_name_the_server_would_refuse_is_refused_with_one_line(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = ["--game", "scopa"] if command == "bot" else []
+    assert main([command, "--name", "Eve\x1b[2J", *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"cardavia {command}: --name U+001B (a control character) at position 4 is not allowed"

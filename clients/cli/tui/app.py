@@ -122,6 +122,8 @@ class CardaviaApp(App[None]):
                 self.table.on_deal_result(item)
             elif isinstance(item, m.MatchResult):
                 self.table.on_match_result(item)
+            elif isinstance(item, m.RematchVotes):
+                self.table.on_rematch_votes(item)
             elif isinstance(item, m.ChatMessage):
                 self.table.write(f"{display_safe(item.name)}: {display_safe(item.text)}")
 

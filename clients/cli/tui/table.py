@@ -175,6 +175,17 @@ class TableScreen(Screen[None]):
         self.show_summary(MatchSummaryScreen(breakdown))
         self.redraw()
 
+    def on_rematch_votes(self, votes: m.RematchVotes) -> None:
+        """Who has asked for a rematch: it starts once every seat still waiting asks too."""
+        players = self.renderer.ctx.players
+        waiting = ", ".join(players[i] for i in votes.waiting if i < len(players))
+        if self.seat in votes.waiting:
+            asked = ", ".join(players[i] for i in votes.asked if i < len(players))
+            self.status(f"{asked} asks for a rematch: r to agree")
+            self.write(f"{asked} asks for a rematch")
+        else:
+            self.status(f"waiting for {waiting} to agree to a rematch…")
+
     def on_refused(self, error: m.Error) -> None:
         """The server refused our move: say why and offer the same moves again."""
         if self.sent is not None and error.code in ("illegal_action", "not_your_turn"):

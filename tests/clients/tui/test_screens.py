@@ -253,6 +253,14 @@ async def test_a_whole_match_by_keys_ends_in_its_summary_and_a_rematch(game: str
         await pilot.press("r")
         await until(pilot, lambda: session.sent_of(m.Rematch), "the rematch request")
         assert isinstance(app.screen, TableScreen)
+        status = table_of(app).query_one("#status", Static)
+        others = table_of(app).renderer.ctx.players
+        session.push(m.RematchVotes(asked=[0], waiting=[1]))  # the other seat has not agreed yet
+        await until(pilot, lambda: "waiting for" in text_of(status), "the waiting notice")
+        assert text_of(status) == f"waiting for {others[1]} to agree to a rematch…"
+        session.push(m.RematchVotes(asked=[1], waiting=[0]))  # as the other player sees it
+        await until(pilot, lambda: "r to agree" in text_of(status), "the invitation")
+        assert text_of(status) == f"{others[1]} asks for a rematch: r to agree"
 
 
 async def test_a_deal_summary_shows_and_the_game_goes_on_when_it_closes() -> None:
