@@ -35,8 +35,9 @@ class RecordStore:
 
     @staticmethod
     def valid_id(record_id: str) -> bool:
-        """Ids are room ids and match numbers: letters, digits and dashes, never a path."""
-        return bool(record_id) and record_id.replace("-", "").isalnum()
+        """Ids are room ids and match numbers: ASCII letters, digits and dashes, never a path (and
+        never a name too long for a file system, as 64 four-byte Unicode digits would be)."""
+        return bool(record_id) and record_id.isascii() and record_id.replace("-", "").isalnum()
 
     def path(self, record_id: str) -> Path:
         return self.directory / f"{record_id}.jsonl"
@@ -81,6 +82,9 @@ class RecordStore:
         try:
             return self.path(record_id).read_text(encoding="utf-8")
         except FileNotFoundError:
+            return None
+        except OSError as exc:  # unreadable: as good as absent to the client, worth a line to the operator
+            log.error("event=record_read_failed record=%s error=%r", record_id, exc)
             return None
 
     @property

@@ -20,7 +20,9 @@ def test_the_command_is_registered_with_its_options() -> None:
 
 def test_bad_input_is_refused_before_anything_starts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--name", " "]) == 2
-    assert "--name must be 1 to 32 characters" in capsys.readouterr().err
+    assert "cardavia play: --name must not be empty" in capsys.readouterr().err
+    assert main(["play", "--name", "A" * 33]) == 2
+    assert "at most 32 are allowed" in capsys.readouterr().err
     assert main(["play", "--name", "Anna", "--server", "http://example.org/"]) == 2
     assert "ws://host:port/" in capsys.readouterr().err
     silent = f"ws://127.0.0.1:{free_port()}/"
