@@ -18,6 +18,7 @@ from cardavia.games.briscola import Play
 from cardavia.games.cards import DECK_40, Card
 from cardavia.games.chance import RecordedChance
 from cardavia.games.errors import ActionFormatError, CardError, IllegalAction
+from tests.plain_data import strings_in
 
 GAME = briscola.GAME
 
@@ -59,20 +60,6 @@ def refusal(state: Any, action: Play, seat: int | None) -> str:
     return info.value.reason
 
 
-def strings_in(data: Any) -> set[str]:
-    """Every string (keys and values) anywhere in plain data."""
-    found: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
 
 
 def one_trick(lead: str, follow: str, trump_suit: str) -> dict[str, Any]:

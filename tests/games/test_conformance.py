@@ -23,6 +23,7 @@ from cardavia.games.engine import Action, Game, State
 from cardavia.games.errors import IllegalAction
 from cardavia.games.records import Seat, make_record, replay
 from cardavia.games.registry import GAMES
+from tests.plain_data import strings_in
 
 GAME_IDS = sorted(GAMES)
 CODES = {c.code for c in ALL_CARDS}
@@ -35,21 +36,7 @@ def _deck_of(game: Game[Any, Any]) -> Counter[Card]:
 
 def _cards_in(data: Any) -> set[str]:
     """Every card code that appears anywhere in plain data."""
-    found: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item in CODES:
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        else:
-            assert item is None or isinstance(item, bool | int | float), f"not plain data: {item!r}"
-    return found
+    return strings_in(data, plain=True) & CODES
 
 
 def _points_invariant(state: State[Any]) -> None:

@@ -16,6 +16,7 @@ from cardavia.games.cards import DECK_40, Card
 from cardavia.games.chance import RecordedChance
 from cardavia.games.errors import ActionFormatError, CardError, IllegalAction, OptionsError
 from cardavia.games.scopa import Play, captures_for, primiera, score_deal
+from tests.plain_data import strings_in
 
 GAME = scopa.GAME
 
@@ -53,20 +54,6 @@ def plays_of(state: Any, seat: int, code: str) -> set[Play]:
     return {a for a in state.legal_actions(seat) if a.card is card(code)}
 
 
-def strings_in(data: Any) -> set[str]:
-    """Every string (keys and values) anywhere in plain data."""
-    found: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
 
 
 def event_types(events: list[dict[str, Any]]) -> list[str]:

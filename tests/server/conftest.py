@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -117,6 +118,18 @@ def server_config(tmp_path: Path, **changes: Any) -> ServerConfig:
         "ping_interval": 0.0,
     }
     return ServerConfig(**{**settings, **changes})
+
+
+@contextlib.asynccontextmanager
+async def own_server(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[CardaviaServer, str]]:
+    """A server with test settings, ``changes`` applied, and its URL (for tests that need
+    settings of their own)."""
+    server = CardaviaServer(server_config(tmp_path, **changes))
+    await server.start()
+    try:
+        yield server, f"ws://127.0.0.1:{server.port}/"
+    finally:
+        await server.shutdown()
 
 
 @pytest.fixture

@@ -70,9 +70,10 @@ async def test_any_node_lists_every_nodes_rooms(nodes: tuple[CardaviaServer, Car
     assert [(r.room, r.node) for r in listed.rooms] == [(made.room.room, "node-a")]
 
 
-async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservation(
+async def redirected(
     nodes: tuple[CardaviaServer, CardaviaServer],
-) -> None:
+) -> tuple[Client, m.Snapshot, Client, m.Redirect]:
+    """Anna makes a Briscola room for two on node a; Bo, on node b, joins it by code and is sent there."""
     a, b = nodes
     anna = await client(_url(a))
     await anna.hello()
@@ -82,6 +83,14 @@ async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservat
     await bo.hello()
     await bo.send(bo.req.join(code=made.room.code))
     redirect: m.Redirect = await bo.expect(m.Redirect)
+    return anna, made, bo, redirect
+
+
+async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservation(
+    nodes: tuple[CardaviaServer, CardaviaServer],
+) -> None:
+    a, _ = nodes
+    anna, made, bo, redirect = await redirected(nodes)
     assert redirect.url == _url(a)
     assert redirect.reservation
     moved = await _follow(bo, redirect)

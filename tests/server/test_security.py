@@ -5,12 +5,9 @@ reservations nobody else can cancel, turn timers within bounds."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import msgpack
 import pytest
@@ -20,35 +17,10 @@ from websockets.exceptions import ConnectionClosed
 from cardavia.protocol import messages as m
 from cardavia.server.app import CODE_ALPHABET, CardaviaServer
 from cardavia.server.handlers import match_seed
-from tests.server.conftest import Client, client, server_config
+from tests.plain_data import strings_in
+from tests.server.conftest import Client, client, own_server, server_config
 from tests.server.test_metrics import _samples
-from tests.server.test_nodes import _follow, _url, nodes  # noqa: F401  (a fixture)
-
-
-@contextlib.asynccontextmanager
-async def _own(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[CardaviaServer, str]]:
-    """A server with test settings, ``changes`` applied, and its URL."""
-    server = CardaviaServer(server_config(tmp_path, **changes))
-    await server.start()
-    try:
-        yield server, f"ws://127.0.0.1:{server.port}/"
-    finally:
-        await server.shutdown()
-
-
-def _strings(frame: bytes) -> set[str]:
-    found: set[str] = set()
-    stack: list[Any] = [msgpack.unpackb(frame, raw=False)]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+from tests.server.test_nodes import _follow, _url, nodes, redirected  # noqa: F401  (a fixture)
 
 
 async def _closed_with(c: Client, timeout: float = 5.0) -> int | None:
@@ -72,7 +44,7 @@ def test_a_match_seed_is_128_random_bits_and_nothing_else() -> None:
 
 
 async def test_two_rooms_made_in_the_same_instant_get_unrelated_secret_seeds(tmp_path: Path) -> None:
-    async with _own(tmp_path) as (server, url):
+    async with own_server(tmp_path) as (server, url):
         players = [await client(url, name) for name in ("Anna", "Bo")]
         for p in players:
             await p.hello()
@@ -91,7 +63,7 @@ async def test_two_rooms_made_in_the_same_instant_get_unrelated_secret_seeds(tmp
         results = await asyncio.gather(*(p.play_until_over(random.Random(3)) for p in players))
         for p, result, seed in zip(players, results, seeds, strict=True):
             over = next(i for i, msg in enumerate(p.received) if isinstance(msg, m.MatchResult))
-            assert not any(seed in _strings(frame) for frame in p.frames[:over])
+            assert not any(seed in strings_in(msgpack.unpackb(frame)) for frame in p.frames[:over])
             await p.send(m.GetRecord(id=7, record=result.record or ""))
             record: m.RecordMessage = await p.expect(m.RecordMessage)
             assert record.record["seed"] in seeds
@@ -112,7 +84,7 @@ async def _finished_two_player_room(url: str) -> tuple[Client, Client, m.Snapsho
 
 
 async def test_a_spectator_cannot_force_a_rematch(tmp_path: Path) -> None:
-    async with _own(tmp_path) as (server, url):
+    async with own_server(tmp_path) as (server, url):
         _anna, _bo, made = await _finished_two_player_room(url)
         eve = await client(url, "Eve")
         await eve.hello()
@@ -128,7 +100,7 @@ async def test_a_spectator_cannot_force_a_rematch(tmp_path: Path) -> None:
 
 
 async def test_a_rematch_starts_only_when_every_seated_player_has_asked(tmp_path: Path) -> None:
-    async with _own(tmp_path) as (server, url):
+    async with own_server(tmp_path) as (server, url):
         anna, bo, made = await _finished_two_player_room(url)
         room = server.rooms[made.room.room]
         await anna.send(m.Rematch(id=11))
@@ -146,7 +118,7 @@ async def test_a_rematch_starts_only_when_every_seated_player_has_asked(tmp_path
 
 
 async def test_when_the_only_player_left_to_ask_leaves_the_rematch_starts(tmp_path: Path) -> None:
-    async with _own(tmp_path) as (_server, url):
+    async with own_server(tmp_path) as (_server, url):
         anna, bo, _made = await _finished_two_player_room(url)
         await anna.send(m.Rematch(id=11))
         await anna.expect(m.RematchVotes)
@@ -158,7 +130,7 @@ async def test_when_the_only_player_left_to_ask_leaves_the_rematch_starts(tmp_pa
 
 # ------------------------------------------------------------------ 3. sessions end
 async def test_a_session_without_a_seat_expires_and_its_token_stops_working(tmp_path: Path) -> None:
-    async with _own(tmp_path, session_seconds=0.2) as (server, url):
+    async with own_server(tmp_path, session_seconds=0.2) as (server, url):
         for n in range(30):
             c = await client(url, f"P{n}")
             await c.hello()
@@ -180,7 +152,7 @@ async def test_a_session_without_a_seat_expires_and_its_token_stops_working(tmp_
 
 
 async def test_a_seated_session_outlives_session_seconds_while_its_room_is_on(tmp_path: Path) -> None:
-    async with _own(tmp_path, session_seconds=0.2, grace_seconds=5.0) as (_, url):
+    async with own_server(tmp_path, session_seconds=0.2, grace_seconds=5.0) as (_, url):
         anna = await client(url)
         first = await anna.hello()
         await anna.send(m.PlayNow(id=1, game="scopa", bot_level="random"))
@@ -228,7 +200,7 @@ async def _connect(url: str, name: str, forwarded_for: str | None = None) -> Cli
 
 
 async def test_an_address_may_hold_only_so_many_connections(tmp_path: Path) -> None:
-    async with _own(tmp_path, max_connections_per_ip=3) as (server, url):
+    async with own_server(tmp_path, max_connections_per_ip=3) as (server, url):
         held = [await _connect(url, f"P{n}") for n in range(3)]
         for c in held:
             await c.hello()
@@ -245,7 +217,7 @@ async def test_an_address_may_hold_only_so_many_connections(tmp_path: Path) -> N
 async def test_an_address_may_start_only_so_many_sessions_a_minute_and_resuming_is_not_one(
     tmp_path: Path,
 ) -> None:
-    async with _own(tmp_path, sessions_per_minute=3) as (_, url):
+    async with own_server(tmp_path, sessions_per_minute=3) as (_, url):
         welcomes = []
         for n in range(3):
             c = await _connect(url, f"P{n}")
@@ -261,7 +233,7 @@ async def test_an_address_may_start_only_so_many_sessions_a_minute_and_resuming_
 
 
 async def test_behind_a_trusted_proxy_each_forwarded_client_is_counted_on_its_own(tmp_path: Path) -> None:
-    async with _own(tmp_path, max_connections_per_ip=1, trusted_proxies="127.0.0.1") as (_, url):
+    async with own_server(tmp_path, max_connections_per_ip=1, trusted_proxies="127.0.0.1") as (_, url):
         first = await _connect(url, "A", forwarded_for="203.0.113.5")
         second = await _connect(url, "B", forwarded_for="203.0.113.6")
         for c in (first, second):
@@ -271,7 +243,7 @@ async def test_behind_a_trusted_proxy_each_forwarded_client_is_counted_on_its_ow
 
 
 async def test_a_forwarded_header_from_an_untrusted_peer_is_ignored(tmp_path: Path) -> None:
-    async with _own(tmp_path, max_connections_per_ip=1) as (_, url):
+    async with own_server(tmp_path, max_connections_per_ip=1) as (_, url):
         first = await _connect(url, "A", forwarded_for="203.0.113.5")
         await first.hello()
         other = await _connect(url, "B", forwarded_for="203.0.113.6")  # still 127.0.0.1 to the server
@@ -280,7 +252,7 @@ async def test_a_forwarded_header_from_an_untrusted_peer_is_ignored(tmp_path: Pa
 
 # ------------------------------------------------------------------ 6. room codes
 async def test_room_codes_are_long_and_read_aloud_easily_and_typed_loosely(tmp_path: Path) -> None:
-    async with _own(tmp_path) as (_, url):
+    async with own_server(tmp_path) as (_, url):
         anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.create_room("briscola", humans=2, public=False))
@@ -297,7 +269,7 @@ async def test_room_codes_are_long_and_read_aloud_easily_and_typed_loosely(tmp_p
 
 
 async def test_guessing_codes_is_cut_off_per_connection_and_per_address(tmp_path: Path) -> None:
-    async with _own(tmp_path, failed_lookups_per_minute=5, abuse_limit=1000) as (_, url):
+    async with own_server(tmp_path, failed_lookups_per_minute=5, abuse_limit=1000) as (_, url):
         anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.create_room("scopa", humans=2, public=False))
@@ -317,7 +289,7 @@ async def test_guessing_codes_is_cut_off_per_connection_and_per_address(tmp_path
 
 
 async def test_a_connection_that_keeps_naming_unknown_rooms_is_closed(tmp_path: Path) -> None:
-    async with _own(tmp_path, abuse_limit=3) as (_, url):
+    async with own_server(tmp_path, abuse_limit=3) as (_, url):
         guesser = await client(url, "Eve")
         await guesser.hello()
         for n in range(4):
@@ -329,15 +301,8 @@ async def test_a_connection_that_keeps_naming_unknown_rooms_is_closed(tmp_path: 
 async def test_a_stranger_cannot_cancel_someone_elses_seat_reservation(
     nodes: tuple[CardaviaServer, CardaviaServer],  # noqa: F811
 ) -> None:
-    a, b = nodes
-    anna = await client(_url(a))
-    await anna.hello()
-    await anna.send(anna.req.create_room("briscola", humans=2, bot_level="random"))
-    made: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(_url(b), "Bo")
-    await bo.hello()
-    await bo.send(bo.req.join(room=made.room.room))
-    redirect: m.Redirect = await bo.expect(m.Redirect)
+    a, _ = nodes
+    _, made, bo, redirect = await redirected(nodes)
     eve = await client(_url(a), "Eve")
     await eve.hello()
     await eve.send(m.JoinRoom(id=4, room=redirect.room, reservation=redirect.reservation))
@@ -350,7 +315,7 @@ async def test_a_stranger_cannot_cancel_someone_elses_seat_reservation(
 # ------------------------------------------------------------------ 9. turn timers
 @pytest.mark.parametrize("seconds", [1e-9, 0.5, 4.99, 600.5, 1e9])
 async def test_a_turn_timer_out_of_bounds_is_refused(tmp_path: Path, seconds: float) -> None:
-    async with _own(tmp_path) as (server, url):
+    async with own_server(tmp_path) as (server, url):
         anna = await client(url)
         await anna.hello()
         frame = msgpack.packb(
@@ -365,7 +330,7 @@ async def test_a_turn_timer_out_of_bounds_is_refused(tmp_path: Path, seconds: fl
 
 @pytest.mark.parametrize("seconds", [5, 600])
 async def test_turn_timers_at_the_bounds_are_kept(tmp_path: Path, seconds: float) -> None:
-    async with _own(tmp_path) as (_, url):
+    async with own_server(tmp_path) as (_, url):
         anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.create_room("briscola", turn_seconds=float(seconds)))

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,7 +15,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
 from cardavia.server.room import Room
-from tests.server.conftest import client, server_config
+from tests.server.conftest import client, own_server
 
 CODES = {c.code for c in ALL_CARDS}
 
@@ -93,15 +90,6 @@ async def test_an_unknown_resume_token_is_refused_and_a_fresh_session_given(url:
     assert welcome.room is None
 
 
-@contextlib.asynccontextmanager
-async def _own_server(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[CardaviaServer, str]]:
-    """A server with test settings changed, and its URL."""
-    server = CardaviaServer(server_config(tmp_path, **changes))
-    await server.start()
-    try:
-        yield server, f"ws://127.0.0.1:{server.port}/"
-    finally:
-        await server.shutdown()
 
 
 async def _drop_at_first_turn(server: CardaviaServer, url: str) -> tuple[str, Room]:
@@ -120,7 +108,7 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
 ) -> None:
     # Bots that take their time, so the match is still on when the player is back: with instant
     # bots the stand-in could finish it before the reconnect.
-    async with _own_server(tmp_path, bot_delay=0.05) as (server, url):
+    async with own_server(tmp_path, bot_delay=0.05) as (server, url):
         resume, room = await _drop_at_first_turn(server, url)
         async with asyncio.timeout(10):
             while not room.auto_moves:  # the stand-in bot plays on once the grace period is over
@@ -140,7 +128,7 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
 async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_it(tmp_path: Path) -> None:
     """A finished room nobody is in closes after the grace period, but waits ``result_seconds`` for
     a player who dropped before the end, and closes a grace period after that player has seen it."""
-    async with _own_server(tmp_path, grace_seconds=0.2, result_seconds=30.0) as (server, url):
+    async with own_server(tmp_path, grace_seconds=0.2, result_seconds=30.0) as (server, url):
         resume, room = await _drop_at_first_turn(server, url)
         async with asyncio.timeout(10):
             while not room.finished:  # the stand-in plays the match out
@@ -163,7 +151,7 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
 
 async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(tmp_path: Path) -> None:
     # A client may ask for 5 s at the least; the operator's default for public rooms is not bounded.
-    async with _own_server(tmp_path, default_turn_seconds=0.2) as (server, url):
+    async with own_server(tmp_path, default_turn_seconds=0.2) as (server, url):
         anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.create_room("briscola", humans=1, bot_level="random", public=True))
