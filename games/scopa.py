@@ -79,23 +79,24 @@ class Play(Action):
 def sums_to(cards: list[Card], target: int) -> list[tuple[Card, ...]]:
     """Every set of two or more ``cards`` whose capture values sum to ``target``."""
     found: list[tuple[Card, ...]] = []
-    ordered = sorted(cards)
-
-    def walk(start: int, left: int, taken: list[Card]) -> None:
-        for i in range(start, len(ordered)):
-            value = VALUE[ordered[i].rank]
-            if value > left:
-                continue
-            taken.append(ordered[i])
-            if value == left:
-                if len(taken) >= 2:
-                    found.append(tuple(taken))
-            else:
-                walk(i + 1, left - value, taken)
-            taken.pop()
-
-    walk(0, target, [])
+    _sums(sorted(cards), 0, target, [], found)
     return found
+
+
+def _sums(ordered: list[Card], start: int, left: int, taken: list[Card], found: list[tuple[Card, ...]]) -> None:
+    # A module-level function, not a closure: a closure that calls itself is a reference cycle,
+    # and one left by every legal_actions call was most of a server's garbage.
+    for i in range(start, len(ordered)):
+        value = VALUE[ordered[i].rank]
+        if value > left:
+            continue
+        taken.append(ordered[i])
+        if value == left:
+            if len(taken) >= 2:
+                found.append(tuple(taken))
+        else:
+            _sums(ordered, i + 1, left - value, taken, found)
+        taken.pop()
 
 
 def captures_for(card: Card, table: list[Card]) -> list[tuple[Card, ...]]:
