@@ -89,7 +89,7 @@ def _carry(core: list[int], singles: list[int], pairs: list[int]) -> tuple[Move,
     return (dm.TRIPLE[top] if k == 1 else dm.CHAINS["airplane"][top, k]), singles, pairs
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def plan(counts: Counts) -> tuple[Move, ...]:
     """The combinations to play a hand out with (see the module notes), lowest key first."""
     c = list(counts)
@@ -144,7 +144,7 @@ GROUP_COST: Final = tuple(1.0 if r <= 9 else (0.8, 0.6, 0.4, 0.25, 0.2)[r - 10] 
 """Cost of one group by its key: a queen-high group is a full turn, a two or a joker nearly wins itself."""
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 12)
 def hand_cost(counts: Counts) -> float:
     """Roughly the turns a hand needs to be played out (lower is better)."""
     return sum(-0.5 if m[0] in ASSETS else GROUP_COST[m[1]] for m in plan(counts))

@@ -74,7 +74,7 @@ class ServerConfig:
     """How often ``cardavia serve`` moves its heap out of the garbage collector's way (``gc_pacer.py``);
     0 leaves the collector as CPython runs it."""
     gc_full_seconds: float = 3600.0
-    """Longest time between two full collections; they come sooner the more cyclic garbage they find."""
+    """Longest time between two full collections; they come sooner the more memory cyclic garbage holds."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> ServerConfig:

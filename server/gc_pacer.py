@@ -19,13 +19,18 @@ Frozen objects are still freed by reference counting the moment they are
 unreachable; only cyclic garbage that was frozen (what a connection's life
 leaves behind: about 15 objects each) waits for a full collection, which
 walks everything (about 200 ms at 1,000 rooms) and so is paced by the
-garbage it finds: each one measures the rate of cyclic garbage since the
-last and schedules the next for when that garbage would reach a quarter of
-the heap (CPython's own bound for its oldest generation), at least
-``MIN_FULL_SECONDS`` and at most ``full_seconds`` apart. A node that only
-plays finds none and collects once an hour; one with many players coming
-and going collects every few minutes. A heap that doubles anyway (a burst
-of rooms, or garbage faster than measured) gets one at once. The heap is
+garbage it frees: each one measures how fast memory went to cyclic garbage
+since the last (the allocator blocks the collection released) and schedules
+the next for when that garbage would reach ``SHARE`` of the heap, at least
+``MIN_FULL_SECONDS`` and at most ``full_seconds`` apart. Blocks, not the
+objects the collector found: one unreachable cycle can hold a whole room's
+state (a connection's transport on CPython 3.11 is such a cycle), and
+counting it as two objects put the next collection off for an hour while the
+node's memory grew by kilobytes a match (``bench/leak.py``). A node that only
+plays frees nothing and collects once an hour; one with many players
+coming and going collects every 15 seconds to a few minutes. A heap that
+doubles anyway (a burst of rooms, or garbage faster than measured) gets one
+at once. The heap is
 measured in the allocator's blocks (``sys.getallocatedblocks``, well under
 a millisecond) at every tick; ``gc.get_freeze_count`` walks every frozen
 object (35 ms at 1,000 rooms, as long as the pauses it was meant to end),
@@ -48,10 +53,13 @@ from prometheus_client import Histogram
 
 THRESHOLDS: Final = (50_000, 20, 100)
 """Young, middle and full collections between freezes (CPython's defaults are 700, 10, 10)."""
-SHARE: Final = 0.25
-"""Cyclic garbage allowed to build up between full collections, as a share of the live heap."""
-MIN_FULL_SECONDS: Final = 60.0
-"""Shortest time between paced full collections; also when the first one after start-up runs."""
+SHARE: Final = 0.1
+"""Cyclic garbage allowed to build up between full collections, as a share of the heap's blocks."""
+MIN_FULL_SECONDS: Final = 15.0
+"""Shortest time between paced full collections; also when the first one after start-up runs.
+At a minute, a node where players came and went 40 matches a second kept a minute's garbage
+between collections, and its memory settled 13% above its size after the first thousand
+matches; at 15 s, 6% (``bench/leak.py``, BENCHMARKS.md)."""
 GROWTH: Final = 2.0
 """A full collection at once when the heap is this many times its size after the last one..."""
 SLACK: Final = 100_000
@@ -59,7 +67,7 @@ SLACK: Final = 100_000
 
 
 class GcPacer:
-    """Freezes the heap every ``freeze_seconds``; full collections paced by the garbage they find."""
+    """Freezes the heap every ``freeze_seconds``; full collections paced by the garbage they free."""
 
     def __init__(
         self,
@@ -77,8 +85,9 @@ class GcPacer:
         self.clock = clock
         self.pauses = pauses
         self.full_collections = 0
-        self.heap = self.found = self.blocks = 0
-        """After the last full collection: live objects, the cyclic garbage it freed, allocator blocks."""
+        self.heap = self.found = self.blocks = self.released = 0
+        """After the last full collection: live objects, the cyclic garbage objects it found,
+        allocator blocks in use, and the blocks it released."""
         self.last_full = self.next_full = clock()
         self._started = 0.0
         self._thresholds = gc.get_threshold()
@@ -114,12 +123,14 @@ class GcPacer:
         """One full collection over the whole heap, frozen part included; then freeze the survivors
         and schedule the next by the rate of garbage this one found."""
         now = self.clock()
+        before = sys.getallocatedblocks()
         gc.unfreeze()
         self.found = gc.collect()
         gc.freeze()
         self.heap, self.blocks = gc.get_freeze_count(), sys.getallocatedblocks()
-        rate = self.found / max(now - self.last_full, 1e-9)
-        wait = self.full_seconds if not self.found else SHARE * self.heap / rate
+        self.released = max(0, before - self.blocks)
+        rate = self.released / max(now - self.last_full, 1e-9)
+        wait = self.full_seconds if not self.found or not rate else SHARE * self.blocks / rate
         self.next_full = now + min(self.full_seconds, max(MIN_FULL_SECONDS, wait))
         self.last_full = now
         self.full_collections += 1

@@ -120,11 +120,32 @@ def test_the_garbage_found_paces_the_next_full_collection(pacer: GcPacer, clock:
         gc.enable()
     assert all(ref() is None for ref in garbage)
     assert pacer.found >= 2 * len(garbage)
-    # when the same garbage would reach a quarter of the heap, within the bounds
-    rate = pacer.found / MIN_FULL_SECONDS
-    wait = min(600.0, max(MIN_FULL_SECONDS, SHARE * pacer.heap / rate))
+    assert pacer.released >= 2 * len(garbage)
+    # when the same garbage would reach SHARE of the heap, within the bounds
+    rate = pacer.released / MIN_FULL_SECONDS
+    wait = min(600.0, max(MIN_FULL_SECONDS, SHARE * pacer.blocks / rate))
     assert pacer.next_full == pytest.approx(clock.now + wait)
     assert MIN_FULL_SECONDS <= pacer.next_full - clock.now < 600.0
+
+
+def test_a_few_garbage_objects_holding_much_memory_bring_the_next_collection_forward(
+    pacer: GcPacer, clock: Clock
+) -> None:
+    clock.now += MIN_FULL_SECONDS
+    gc.disable()  # the cycle must wait for the pacer, as a frozen one would
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, [f"payload {n}" for n in range(pacer.blocks // 2)]  # strings: no gc
+        b.other.append(a)
+        ref = weakref.ref(a)
+        del a, b
+        assert pacer.tick() is True
+    finally:
+        gc.enable()
+    assert ref() is None
+    assert pacer.found < 10  # two nodes and a list: counted as objects, nearly nothing
+    assert pacer.released >= pacer.blocks // 3  # but they held a large share of the heap's memory
+    assert pacer.next_full == clock.now + MIN_FULL_SECONDS  # so the next collection comes soon
 
 
 def test_a_heap_grown_past_its_bound_gets_a_full_collection_at_once(clock: Clock) -> None:
