@@ -153,3 +153,15 @@ def url(server: CardaviaServer) -> str:
 async def client(url: str, name: str = "Anna") -> Client:
     ws = await connect(url, compression=None, max_size=2**20)
     return Client(ws, name)
+
+
+async def seated_pair(url: str, game: str = "scopa") -> tuple[Client, Client]:
+    """Anna owns a waiting room of ``game`` for two people and Bo sits in it."""
+    anna, bo = await client(url, "Anna"), await client(url, "Bo")
+    await anna.hello()
+    await bo.hello()
+    await anna.send(anna.req.create_room(game, humans=2))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    await bo.send(bo.req.join(room=snapshot.room.room))
+    await bo.expect(m.Snapshot)
+    return anna, bo

@@ -15,7 +15,7 @@ from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import client
+from tests.server.conftest import client, seated_pair
 from tests.server.test_lobby import REDIS_URL
 
 
@@ -65,13 +65,7 @@ async def test_public_rooms_are_listed_and_private_ones_only_reached_by_code(url
 
 
 async def test_only_the_owner_starts_and_chat_reaches_the_room(url: str) -> None:
-    anna, bo = await client(url, "Anna"), await client(url, "Bo")
-    await anna.hello()
-    await bo.hello()
-    await anna.send(anna.req.create_room("doudizhu", humans=2))
-    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
-    await bo.send(bo.req.join(room=snapshot.room.room))
-    await bo.expect(m.Snapshot)
+    anna, bo = await seated_pair(url, "doudizhu")
     await bo.send(bo.req.start())
     error: m.Error = await bo.expect(m.Error)
     assert error.code == "not_room_owner"

@@ -6,19 +6,7 @@ from __future__ import annotations
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import pack
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import Client, client
-
-
-async def seated_pair(url: str) -> tuple[Client, Client]:
-    """Anna owns a waiting Scopa room for two people and Bo sits in it."""
-    anna, bo = await client(url, "Anna"), await client(url, "Bo")
-    await anna.hello()
-    await bo.hello()
-    await anna.send(anna.req.create_room("scopa", humans=2))
-    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
-    await bo.send(bo.req.join(room=snapshot.room.room))
-    await bo.expect(m.Snapshot)
-    return anna, bo
+from tests.server.conftest import client, seated_pair
 
 
 async def test_a_name_with_an_escape_sequence_gets_invalid_field_and_no_session(
