@@ -300,14 +300,16 @@ def single_wings(c: Counts, exclude: range, k: int) -> list[Slots]:
                 found.append((a4, a4 + 1))
             found.extend([(a4, b * 4) for b in avail[i + 1 :]])
     else:
-        _pick_wings(c, avail, 0, k, (), found)
+        _pick_wings(c, avail, 0, k, (), found=found)
     if c[BLACK] and c[RED] and BLACK not in exclude and RED not in exclude:
         both = (BLACK * 4, RED * 4)
         found = [w for w in found if w[-2:] != both]
     return found
 
 
-def _pick_wings(c: Counts, avail: list[int], start: int, left: int, prefix: Slots, found: list[Slots]) -> None:
+def _pick_wings(
+    c: Counts, avail: list[int], start: int, left: int, prefix: Slots, *, found: list[Slots]
+) -> None:
     # Module-level rather than a closure that calls itself, which would leave a reference cycle
     # (garbage for the cycle collector) at every call.
     if not left:
@@ -316,8 +318,8 @@ def _pick_wings(c: Counts, avail: list[int], start: int, left: int, prefix: Slot
     for j in range(start, len(avail)):
         r4 = avail[j] * 4
         if left >= 2 and c[avail[j]] >= 2:
-            _pick_wings(c, avail, j + 1, left - 2, (*prefix, r4, r4 + 1), found)
-        _pick_wings(c, avail, j + 1, left - 1, (*prefix, r4), found)
+            _pick_wings(c, avail, j + 1, left - 2, (*prefix, r4, r4 + 1), found=found)
+        _pick_wings(c, avail, j + 1, left - 1, (*prefix, r4), found=found)
 
 
 def _airplane1(c: Counts, runs: list[int], above: int, k: int, out: list[Move]) -> None:

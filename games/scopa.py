@@ -83,7 +83,9 @@ def sums_to(cards: list[Card], target: int) -> list[tuple[Card, ...]]:
     return found
 
 
-def _sums(ordered: list[Card], start: int, left: int, taken: list[Card], found: list[tuple[Card, ...]]) -> None:
+def _sums(
+    ordered: list[Card], start: int, left: int, taken: list[Card], found: list[tuple[Card, ...]]
+) -> None:
     # A module-level function, not a closure: a closure that calls itself is a reference cycle,
     # and one left by every legal_actions call was most of a server's garbage.
     for i in range(start, len(ordered)):
