@@ -4,15 +4,24 @@
 # Every setting is a CARDAVIA_* variable (README.md, server/config.py); the
 # image sets only where to listen and where records go.
 
-ARG PYTHON_VERSION=3.13
+# The Python the tests run on (pyproject.toml: requires-python, tool.mypy), so the
+# image runs what was tested (tests/deploy/test_dockerfile.py checks they agree).
+ARG PYTHON_VERSION=3.11
 ARG DEBIAN_RELEASE=trixie
 
-# ---- builder: the cardavia wheel and a wheel of every dependency
+# ---- builder: the cardavia wheel and the locked wheel of every dependency
 FROM python:${PYTHON_VERSION}-slim-${DEBIAN_RELEASE} AS builder
 WORKDIR /src
-# .dockerignore lets in only pyproject.toml, README.md and the package folders
+# .dockerignore lets in only pyproject.toml, README.md, LICENSE, requirements.lock
+# and the package folders
 COPY . .
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+# requirements.lock pins every runtime dependency with its hashes, so two builds of
+# the same sources install the same files; the terminal client's extra (textual)
+# is not in it. The cardavia wheel is built without its dependencies: the lock
+# holds them (tests/test_packaging.py keeps it in step with pyproject.toml).
+RUN pip wheel --no-cache-dir --require-hashes --wheel-dir /wheels -r requirements.lock \
+    && pip wheel --no-cache-dir --no-deps --wheel-dir /wheels . \
+    && cp requirements.lock /wheels/
 
 # ---- the image: the wheels installed into a slim Python, nothing to build with
 FROM python:${PYTHON_VERSION}-slim-${DEBIAN_RELEASE}
@@ -24,7 +33,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The wheels are bind-mounted from the builder, so none of them stays in a layer;
 # pip itself goes afterwards: the running server never installs anything.
 RUN --mount=type=bind,from=builder,source=/wheels,target=/wheels \
-    pip install --no-cache-dir --no-index --find-links=/wheels /wheels/cardavia-*.whl \
+    pip install --no-cache-dir --no-index --find-links=/wheels --require-hashes -r /wheels/requirements.lock \
+    && pip install --no-cache-dir --no-index --no-deps /wheels/cardavia-*.whl \
     && pip uninstall --yes pip \
     && groupadd --system --gid 10001 cardavia \
     && useradd --system --uid 10001 --gid cardavia --home-dir /var/lib/cardavia \

@@ -4,6 +4,7 @@ server's settings, the image and the local cluster (which sets the same variable
 from __future__ import annotations
 
 import copy
+import re
 import shlex
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,11 +20,29 @@ from cardavia.server.config import ServerConfig
 from tests.deploy.tools import ROOT, SERVER_VARIABLES, cardavia_variables, healthcheck_command
 
 CONTAINER_RECORDS = "/var/lib/cardavia/records"
+VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def _raw() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _interpolated(value: Any, variables: dict[str, str]) -> Any:
+    """Compose's ${NAME:-default} interpolation, with ``variables`` as the environment."""
+    if isinstance(value, dict):
+        return {k: _interpolated(v, variables) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_interpolated(v, variables) for v in value]
+    if isinstance(value, str):
+        return VARIABLE.sub(lambda m: variables.get(m[1]) or m[2] or "", value)
+    return value
 
 
 @pytest.fixture(scope="module")
 def compose() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    """The file as `docker compose` reads it with no variable set: every default in place."""
+    loaded: dict[str, Any] = _interpolated(_raw(), {})
     return loaded
 
 
@@ -60,6 +79,10 @@ def _published(service: dict[str, Any]) -> dict[int, int]:
         host, container = str(item).rsplit(":", 1)
         ports[int(container)] = int(host.rsplit(":", 1)[-1])
     return ports
+
+
+def _option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
 
 
 def test_the_compose_file_is_valid_by_the_compose_specification(compose: dict[str, Any]) -> None:
@@ -140,3 +163,52 @@ def test_the_local_cluster_sets_the_same_variables_as_the_compose_nodes(compose:
     cluster = LocalCluster(2)
     for index, service in enumerate(_nodes(compose).values()):
         assert set(cluster.node_environment(index)) == set(_environment(service))
+
+
+def test_every_variable_has_a_default_and_every_setting_a_value(compose: dict[str, Any]) -> None:
+    text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    variables = {m[1]: m[2] for m in VARIABLE.finditer(text)}
+    assert variables == {"REDIS_PASSWORD": "cardavia-local"}  # documented at the top and in deploy/README.md
+    assert "${" not in yaml.safe_dump(compose)
+
+
+def test_redis_asks_for_the_password_the_nodes_give(compose: dict[str, Any]) -> None:
+    for environment in ({}, {"REDIS_PASSWORD": "s3cret-from-the-environment"}):
+        services = _interpolated(_raw(), environment)["services"]
+        redis = services["redis"]
+        password = _option(redis["command"], "--requirepass")
+        assert password == environment.get("REDIS_PASSWORD", "cardavia-local")
+        assert redis["environment"]["REDISCLI_AUTH"] == password  # the health check's redis-cli
+        for service in _nodes({"services": services}).values():
+            assert urlsplit(ServerConfig.from_env(_environment(service)).redis_url).password == password
+
+
+def test_redis_refuses_writes_when_full_instead_of_evicting_the_lobby(compose: dict[str, Any]) -> None:
+    redis = compose["services"]["redis"]
+    command = redis["command"]
+    assert _option(command, "--maxmemory-policy") == "noeviction"
+    assert _option(command, "--appendfsync") == "everysec"
+    maxmemory = _bytes(_option(command, "--maxmemory"))
+    limit = _bytes(redis["deploy"]["resources"]["limits"]["memory"])
+    assert maxmemory <= limit * 0.6  # room for the append-only file's rewrite and client buffers
+
+
+def _bytes(size: str) -> int:
+    found = re.fullmatch(r"(\d+)\s*([kmg]?)b?", size.lower())
+    assert found, size
+    return int(found[1]) * int(1024 ** " kmg".index(found[2] or " "))
+
+
+def test_every_service_has_resource_reservations_and_limits(compose: dict[str, Any]) -> None:
+    for name, service in compose["services"].items():
+        resources = service["deploy"]["resources"]
+        for need in ("reservations", "limits"):
+            assert set(resources[need]) == {"cpus", "memory"}, (name, need)
+        assert _bytes(resources["reservations"]["memory"]) <= _bytes(resources["limits"]["memory"])
+        assert float(resources["reservations"]["cpus"]) <= float(resources["limits"]["cpus"])
+
+
+def test_ports_are_published_on_loopback_only(compose: dict[str, Any]) -> None:
+    for name, service in compose["services"].items():
+        for item in service.get("ports", []):
+            assert str(item).startswith("127.0.0.1:"), (name, item)

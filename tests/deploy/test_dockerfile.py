@@ -59,17 +59,40 @@ def test_hadolint_finds_nothing() -> None:
 def test_a_builder_stage_makes_wheels_and_the_final_stage_only_installs_them() -> None:
     builder, final = dockerfile_stages()
     assert builder[0].value[1:] == ("AS", "builder")
-    assert any(c.cmd == "RUN" and c.value[0].startswith("pip wheel ") for c in builder)
+    (build,) = [c.value[0] for c in builder if c.cmd == "RUN"]
+    assert build.startswith("pip wheel ")
+    # the dependencies exactly as locked, checked against their hashes; the cardavia wheel alone
+    assert "--require-hashes --wheel-dir /wheels -r requirements.lock" in build
+    assert "pip wheel --no-cache-dir --no-deps --wheel-dir /wheels ." in build
     assert final[0].value[0] == builder[0].value[0]  # the same slim Python: the wheels fit it
     assert "slim" in final[0].value[0]
     (install,) = [c for c in final if c.cmd == "RUN"]
     assert "--mount=type=bind,from=builder,source=/wheels,target=/wheels" in install.flags
     script = install.value[0]
     assert "--no-index" in script  # nothing fetched: the builder's wheels only
+    assert "--require-hashes -r /wheels/requirements.lock" in script
+    assert "--no-deps /wheels/cardavia-*.whl" in script  # nothing beyond the lock
     assert "pip uninstall --yes pip" in script
     for build_tool in ("apt-get", "gcc", "build-essential", "python3-dev", "pip wheel"):
         assert build_tool not in script
     assert not [c for c in final if c.cmd in ("COPY", "ADD")]  # no sources in the image
+
+
+def test_the_image_runs_the_python_the_tests_run_on() -> None:
+    """Test what you ship: the image's Python is the one CI runs, mypy checks and the
+    package's requires-python starts at."""
+    arguments = {
+        name: default
+        for c in dockerfile.parse_file(str(ROOT / "Dockerfile"))
+        if c.cmd == "ARG"
+        for name, _, default in [c.value[0].partition("=")]
+    }
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert arguments["PYTHON_VERSION"] == project["tool"]["mypy"]["python_version"]
+    assert project["project"]["requires-python"] == ">=" + arguments["PYTHON_VERSION"]
+    assert project["tool"]["ruff"]["target-version"] == "py" + arguments["PYTHON_VERSION"].replace(".", "")
+    for stage in dockerfile_stages():
+        assert stage[0].value[0] == "python:${PYTHON_VERSION}-slim-${DEBIAN_RELEASE}"
 
 
 def test_the_image_runs_cardavia_serve_as_a_non_root_user_and_drains_on_sigterm() -> None:
@@ -127,7 +150,7 @@ def _package_dirs() -> list[str]:
 
 def test_the_build_context_holds_the_sources_and_nothing_else() -> None:
     context = _context()
-    assert {"pyproject.toml", "README.md", "Dockerfile"} <= context
+    assert {"pyproject.toml", "README.md", "LICENSE", "requirements.lock", "Dockerfile"} <= context
     for folder in _package_dirs():
         sources = {
             str(p.relative_to(ROOT))

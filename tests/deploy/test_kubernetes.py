@@ -214,3 +214,69 @@ def test_redis_is_a_secret_url_in_the_base_and_a_persistent_statefulset_in_the_e
     assert server["args"][server["args"].index("--appendonly") + 1] == "yes"
     (claim,) = redis["spec"]["volumeClaimTemplates"]
     assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in server["volumeMounts"]
+
+
+def _secret(docs: list[Manifest], ref: Manifest) -> str:
+    secret = _get(docs, "Secret", ref["name"])
+    return base64.b64decode(secret["data"][ref["key"]]).decode()
+
+
+def _redis(overlay: list[Manifest]) -> tuple[Manifest, Manifest]:
+    redis = _get(overlay, "StatefulSet", "redis")
+    (server,) = redis["spec"]["template"]["spec"]["containers"]
+    return redis, server
+
+
+def _bytes(size: str) -> int:
+    found = re.fullmatch(r"(\d+)\s*([kmg]?)(?:b|i)?", size.lower())
+    assert found, size
+    return int(found[1]) * int(1024 ** " kmg".index(found[2] or " "))
+
+
+def test_the_example_redis_asks_for_the_password_in_the_nodes_url(overlay: list[Manifest]) -> None:
+    _, server = _redis(overlay)
+    env = {e["name"]: _secret(overlay, e["valueFrom"]["secretKeyRef"]) for e in server["env"]}
+    args = [re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: env[m[1]], a) for a in server["args"]]
+    password = args[args.index("--requirepass") + 1]
+    assert password
+    assert env["REDISCLI_AUTH"] == password  # the probes' redis-cli
+    for index in range(_server(overlay)[0]["spec"]["replicas"]):
+        config = ServerConfig.from_env(cardavia_variables(_pod_environment(overlay, f"cardavia-{index}")))
+        assert urlsplit(config.redis_url).password == password
+
+
+def test_the_example_redis_refuses_writes_when_full_instead_of_evicting(overlay: list[Manifest]) -> None:
+    _, server = _redis(overlay)
+    args = server["args"]
+    assert args[args.index("--maxmemory-policy") + 1] == "noeviction"
+    assert args[args.index("--appendfsync") + 1] == "everysec"
+    maxmemory = _bytes(args[args.index("--maxmemory") + 1])
+    assert maxmemory <= _bytes(server["resources"]["limits"]["memory"]) * 0.6  # room for the AOF rewrite
+
+
+def test_only_the_server_nodes_reach_the_example_redis(overlay: list[Manifest]) -> None:
+    redis, server = _redis(overlay)
+    (policy,) = [d for d in overlay if d["kind"] == "NetworkPolicy"]
+    spec = policy["spec"]
+    redis_labels = redis["spec"]["template"]["metadata"]["labels"]
+    assert spec["podSelector"]["matchLabels"].items() <= redis_labels.items()
+    assert spec["policyTypes"] == ["Ingress"]
+    (rule,) = spec["ingress"]
+    (source,) = rule["from"]
+    assert set(source) == {"podSelector"}  # pods of this namespace only, no address blocks
+    nodes = _server(overlay)[0]["spec"]["template"]["metadata"]["labels"]
+    assert source["podSelector"]["matchLabels"].items() <= nodes.items()
+    assert source["podSelector"]["matchLabels"]["app.kubernetes.io/component"] == "server"
+    (port,) = rule["ports"]
+    names = {p["name"] for p in server["ports"]} | {p["containerPort"] for p in server["ports"]}
+    assert port["port"] in names
+
+
+def test_the_nodes_prefer_different_machines(overlay: list[Manifest]) -> None:
+    statefulset, _ = _server(overlay)
+    anti = statefulset["spec"]["template"]["spec"]["affinity"]["podAntiAffinity"]
+    assert "requiredDuringSchedulingIgnoredDuringExecution" not in anti  # a small cluster still runs them all
+    (term,) = anti["preferredDuringSchedulingIgnoredDuringExecution"]
+    assert term["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
+    labels = statefulset["spec"]["template"]["metadata"]["labels"]
+    assert term["podAffinityTerm"]["labelSelector"]["matchLabels"].items() <= labels.items()

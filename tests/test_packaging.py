@@ -1,0 +1,124 @@
+"""The package's metadata and the image's dependency lock: the licence the metadata names is
+shipped, the version is reported, and requirements.lock pins every runtime dependency
+within pyproject.toml's specifiers (a stale lock fails with the command that rebuilds it)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import requires, version
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+import cardavia
+from cardavia.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCK = ROOT / "requirements.lock"
+COMPILE = (
+    "uv pip compile pyproject.toml --generate-hashes --python-version 3.11 --universal -o requirements.lock"
+)
+"""How requirements.lock is made (uv comes with the dev extra)."""
+
+
+def _project() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return project
+
+
+def _locked() -> dict[str, tuple[str, list[str]]]:
+    """Each pinned package: its version and its hashes."""
+    pins: dict[str, tuple[str, list[str]]] = {}
+    for entry in re.split(r"\n(?=\S)", LOCK.read_text(encoding="utf-8")):
+        if entry.startswith("#") or not entry.strip():
+            continue
+        requirement = Requirement(entry.split("\\")[0].split("#")[0].strip())
+        (pin,) = requirement.specifier
+        assert pin.operator == "==", entry
+        hashes = re.findall(r"--hash=sha256:([0-9a-f]{64})", entry)
+        pins[canonicalize_name(requirement.name)] = (pin.version, hashes)
+    return pins
+
+
+def test_the_licence_the_metadata_names_is_the_one_shipped() -> None:
+    project = _project()
+    assert project["project"]["license"] == "MIT"
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 The Cardavia developers" in text
+    # `license` as an SPDX expression is read from setuptools 77 on (PEP 639)
+    (setuptools,) = [
+        Requirement(r) for r in project["build-system"]["requires"] if Requirement(r).name == "setuptools"
+    ]
+    assert "76.9" not in setuptools.specifier
+    assert "77" in setuptools.specifier
+
+
+def test_the_project_links_and_the_changelog() -> None:
+    project = _project()["project"]
+    assert set(project["urls"]) == {"Homepage", "Documentation", "Changelog", "Issues"}
+    assert all(url.startswith("https://github.com/cardavia/cardavia") for url in project["urls"].values())
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in changelog
+    assert f"## [{project['version']}]" in changelog
+
+
+def test_the_version_is_reported_the_same_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    project = _project()["project"]
+    assert cardavia.__version__ == project["version"] == version("cardavia")
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"cardavia {cardavia.__version__}\n"
+
+
+def test_the_command_reports_its_version_too() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "cardavia", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (run.returncode, run.stdout) == (0, f"cardavia {cardavia.__version__}\n")
+
+
+def test_the_terminal_client_is_an_extra_the_server_goes_without() -> None:
+    project = _project()["project"]
+    runtime = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
+    extras = project["optional-dependencies"]
+    assert "textual" not in runtime
+    assert [Requirement(r).name for r in extras["tui"]] == ["textual"]
+    assert "cardavia[tui]" in extras["dev"]  # the terminal client's tests need it
+    assert "textual" not in _locked()
+
+
+def test_the_lock_pins_every_runtime_dependency_within_its_specifier_with_hashes() -> None:
+    """Fails when pyproject.toml's dependencies change and requirements.lock is not rebuilt."""
+    assert LOCK.exists(), f"requirements.lock is missing: run `{COMPILE}`"
+    pins = _locked()
+    stale = []
+    for text in _project()["project"]["dependencies"]:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        if name not in pins:
+            stale.append(f"{requirement.name} is not in the lock")
+            continue
+        pinned = pins[name][0]
+        if not requirement.specifier.contains(pinned, prereleases=True):
+            stale.append(f"{requirement.name}=={pinned} does not satisfy {requirement}")
+        # what an extra brings (redis[hiredis] brings hiredis) must be pinned as well
+        for extra in requirement.extras:
+            for needed in map(Requirement, requires(requirement.name) or []):
+                wanted = needed.marker is not None and needed.marker.evaluate({"extra": extra})
+                if wanted and canonicalize_name(needed.name) not in pins:
+                    stale.append(f"{needed.name} (from {requirement.name}[{extra}]) is not in the lock")
+    assert not stale, (
+        "requirements.lock is out of step with pyproject.toml: "
+        + "; ".join(stale)
+        + (f". Regenerate it with `{COMPILE}`")
+    )
+    unhashed = [name for name, (_, hashes) in pins.items() if not hashes]
+    assert not unhashed, f"pinned without hashes: {unhashed}; regenerate with `{COMPILE}`"
