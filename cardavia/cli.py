@@ -7,9 +7,13 @@ server and a broken optional dependency only breaks the command that needs it.
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from cardavia import __version__
 
@@ -161,23 +165,136 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+_LOG_NOISE = frozenset(
+    {"connection open", "connection closed", "connection rejected (%d %s)", "HTTP response sent (%d %s)"}
+)
+"""websockets' line per connection and per HTTP answer (health probes, /metrics scrapes): DEBUG
+detail, since the server logs its own events for the connections that matter."""
+
+
+def _logfmt_value(value: str) -> str:
+    if value and not any(c in value for c in ' "=\\\n\t'):
+        return value
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+class _Quoted:
+    """A log argument as a logfmt value: quoted when it holds a space, a quote or an equals sign."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return _logfmt_value(str(self.value))
+
+    def __repr__(self) -> str:
+        return _logfmt_value(repr(self.value))
+
+
+class LogfmtFormatter(logging.Formatter):
+    """One ``key=value`` line per record: ``ts=… level=… logger=…`` and then the event.
+
+    The server's own messages are ``event=… key=%s`` templates, whose values are quoted here as
+    logfmt needs (an error's text has spaces); any other message (a library's) becomes
+    ``msg="…"``, and a traceback ``exc="…"``, so that every line parses as logfmt.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        message = self._message(record)
+        if not message.startswith("event="):
+            message = "msg=" + _logfmt_value(message)
+        line = (
+            f"ts={ts}.{int(record.msecs):03d}Z level={record.levelname.lower()} "
+            f"logger={_logfmt_value(record.name)} {message}"
+        )
+        if record.exc_info:
+            line += " exc=" + _logfmt_value(self.formatException(record.exc_info))
+        return line
+
+    @staticmethod
+    def _message(record: logging.LogRecord) -> str:
+        template, args = record.msg, record.args
+        if isinstance(template, str) and template.startswith("event=") and isinstance(args, tuple) and args:
+            quoted = tuple(a if isinstance(a, int | float) else _Quoted(a) for a in args)
+            try:
+                return template % quoted
+            except (TypeError, ValueError):  # a template of another shape: as logging would render it
+                pass
+        return record.getMessage()
+
+
+class _QuietConnections(logging.Filter):
+    """Demote websockets' per-connection lines to DEBUG (and so drop them at INFO)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO and record.msg in _LOG_NOISE:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger().isEnabledFor(logging.DEBUG)
+        return True
+
+
+def configure_logging(level: str, stream: TextIO | None = None) -> None:
+    """Log lines in logfmt to standard error (or ``stream``), from ``level`` up."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(LogfmtFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):  # configured twice in one process (tests): one line per record
+        if isinstance(old.formatter, LogfmtFormatter):
+            root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    websockets_server = logging.getLogger("websockets.server")
+    if not any(isinstance(f, _QuietConnections) for f in websockets_server.filters):
+        websockets_server.addFilter(_QuietConnections())
+
+
+def _option(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def _add_setting_options(parser: argparse.ArgumentParser) -> None:
+    """One option per server setting, from its definition in ``server/config.py``."""
+    from cardavia.server.config import settings, variable
+
+    metavars: dict[object, str] = {int: "N", float: "NUMBER"}
+    for name, info in settings().items():
+        names = [_option(name)]
+        if name == "redis_url":
+            names.append("--redis")  # the option's name before every setting had one
+        default = info.default if info.default != "" else "(empty)"
+        parser.add_argument(
+            *names,
+            dest=name,
+            metavar=metavars.get(info.annotation, name.split("_")[-1].upper()),
+            help=f"{info.description} [{variable(name)}, default {default}]".replace("%", "%%"),
+        )
+
+
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
+    import errno
 
     from cardavia.server.app import CardaviaServer
-    from cardavia.server.config import ServerConfig
+    from cardavia.server.config import ServerConfig, SettingError, settings
 
-    # key=value lines: each names its event and the room and session it concerns
-    logging.basicConfig(
-        level=logging.INFO, format="ts=%(asctime)s level=%(levelname)s logger=%(name)s %(message)s"
-    )
-    config = ServerConfig.from_env(
-        host=args.host, port=args.port, public_url=args.public_url, records_dir=args.records_dir,
-        redis_url=args.redis,
-        redis_prefix=args.redis_prefix, node_id=args.node_id, bot_delay=args.bot_delay,
-    )  # fmt: skip
-    asyncio.run(CardaviaServer(config).serve_forever())
+    try:
+        config = ServerConfig.from_env(**{name: getattr(args, name) for name in settings()})
+    except SettingError as exc:
+        print(f"cardavia serve: {exc.variable or _option(exc.field)}: {exc.reason}", file=sys.stderr)
+        return 2
+    configure_logging(config.log_level)
+    try:
+        asyncio.run(CardaviaServer(config).serve_forever())
+    except OSError as exc:
+        if exc.errno not in {errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES}:
+            raise
+        where = f"{config.host}:{config.port}"
+        print(f"cardavia serve: cannot listen on {where}: {os.strerror(exc.errno).lower()}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -209,15 +326,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only mismatches and the summary")
     p.set_defaults(run=_replay)
 
-    p = sub.add_parser("serve", help="run the game server (options also from CARDAVIA_* variables)")
-    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, help="port (default 8765)")
-    p.add_argument("--public-url", help="URL clients reach this node at (default ws://HOST:PORT/)")
-    p.add_argument("--records-dir", help="where finished games' records go (default ./records)")
-    p.add_argument("--redis", help="Redis URL for the lobby (default: the embedded in-memory lobby)")
-    p.add_argument("--redis-prefix", help="prefix of every Redis key (default cardavia:)")
-    p.add_argument("--node-id", help="this node's name")
-    p.add_argument("--bot-delay", type=float, help="seconds a bot waits before moving (default 0.6)")
+    p = sub.add_parser(
+        "serve",
+        help="run the game server (options also from CARDAVIA_* variables)",
+        description="Run the game server. Each option may also be given as the CARDAVIA_* variable "
+        "named in its help; an option wins over its variable.",
+    )
+    _add_setting_options(p)
     p.set_defaults(run=_serve)
 
     p = sub.add_parser("schema", help="write the protocol's JSON Schema and AsyncAPI documents")

@@ -63,7 +63,11 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def _port_free(host: str, port: int) -> bool:
+    """Whether a server could listen on the port now. Bound as asyncio binds a server, with
+    SO_REUSEADDR: a port whose last connections linger in TIME_WAIT is free to the server too."""
     with socket.socket() as s:
+        if os.name == "posix":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError:
@@ -76,8 +80,8 @@ class LocalCluster:
 
     ``async with LocalCluster(3) as cluster:`` starts everything and waits until
     every node answers /healthz and heartbeats in the lobby; leaving the block
-    sends SIGTERM to every node, waits for it to drain and stops the Redis the
-    cluster started. ``port=0`` picks free ports (tests).
+    sends SIGTERM to every node, waits for it to drain, deletes the lobby's keys
+    (those under its prefix) and stops the Redis the cluster started. ``port=0`` picks free ports (tests).
     """
 
     def __init__(
@@ -88,6 +92,7 @@ class LocalCluster:
         port: int = 8765,
         redis_url: str = "redis://127.0.0.1:6379/0",
         records_dir: str | Path = "records",
+        redis_prefix: str | None = None,
         settings: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
     ) -> None:
@@ -99,6 +104,10 @@ class LocalCluster:
         if parts.scheme not in ("redis", "rediss") or not parts.hostname:
             raise ValueError(f"the Redis URL must look like redis://HOST:PORT/DB, not {redis_url!r}")
         self.settings = _checked_settings(settings or {})
+        if redis_prefix == "":  # the cluster deletes its prefix's keys: with none, every key
+            raise ValueError("the Redis key prefix must not be empty")
+        if redis_prefix is not None:
+            self.settings[ENV_PREFIX + "REDIS_PREFIX"] = redis_prefix
         environ = {**os.environ, **self.settings}
         self.config = ServerConfig.from_env(environ)  # refuses bad values with the server's own message
         self.host = host
@@ -158,11 +167,14 @@ class LocalCluster:
             raise
 
     async def close(self) -> None:
-        """SIGTERM every node, wait for each to drain, then stop the Redis the cluster started."""
+        """SIGTERM every node, wait for each to drain, delete the lobby's keys (the cluster's
+        rooms and nodes are gone with it, and a later cluster must not meet them), then stop the
+        Redis the cluster started."""
         await asyncio.gather(*(self.stop_node(i) for i in range(len(self.specs)) if self.running(i)))
         if self._lobby is not None:
             await self._lobby.close()
             self._lobby = None
+            await _delete_keys(self.redis_url, self.config.redis_prefix)
         if self._redis_proc is not None and self._redis_proc.returncode is None:
             self._redis_proc.terminate()
             await self._redis_proc.wait()
@@ -316,6 +328,30 @@ async def _redis_answers(url: str) -> bool:
         await client.aclose()
 
 
+async def _delete_keys(url: str, prefix: str) -> int:
+    """Delete every key under ``prefix``; how many there were (0 when Redis is gone)."""
+    import redis.asyncio as aioredis
+    from redis.exceptions import RedisError
+
+    pattern = "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
+    client = aioredis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0)
+    deleted = 0
+    try:
+        batch: list[bytes] = []
+        async for key in client.scan_iter(match=pattern, count=500):
+            batch.append(key)
+            if len(batch) >= 500:
+                deleted += await client.delete(*batch)
+                batch = []
+        if batch:
+            deleted += await client.delete(*batch)
+    except (RedisError, OSError):
+        pass
+    finally:
+        await client.aclose()
+    return deleted
+
+
 async def _healthy(host: str, port: int) -> bool:
     """GET /healthz answers 200 (plain asyncio: the same probe Docker and Kubernetes make)."""
     try:
@@ -345,7 +381,12 @@ async def _pump(stream: asyncio.StreamReader, name: str) -> None:
 # ------------------------------------------------------------------ command
 async def _run(args: argparse.Namespace) -> int:
     cluster = LocalCluster(
-        args.nodes, host=args.host, port=args.port, redis_url=args.redis, records_dir=args.records_dir
+        args.nodes,
+        host=args.host,
+        port=args.port,
+        redis_url=args.redis,
+        records_dir=args.records_dir,
+        redis_prefix=args.redis_prefix,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -392,6 +433,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--redis",
         default="redis://127.0.0.1:6379/0",
         help="the lobby's Redis; on loopback one is started when none answers (default %(default)s)",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        help="prefix of the lobby's Redis keys, all deleted when the cluster stops "
+        "(default CARDAVIA_REDIS_PREFIX, else cardavia:)",
     )
     p.add_argument(
         "--records-dir", default="records", help="where every node writes records (default ./records)"

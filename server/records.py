@@ -6,6 +6,9 @@ temporary file renamed into place: a reader never sees half a record. Until
 its file is written a record is kept in memory, so ``load`` finds it the
 moment its ``match_result`` is out. A write that fails is logged and the
 record stays in memory; ``drain`` (at shutdown) waits for every write.
+
+Records older than ``keep_days`` are deleted by the same thread, when the
+store is made and once a day after, so that the disk does not fill up.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import concurrent.futures
 import json
 import logging
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +27,26 @@ from cardavia.games.records import dumps
 
 log = logging.getLogger("cardavia.records")
 
+PRUNE_SECONDS = 86_400.0
+"""How often records older than the retention period are looked for."""
+
 
 class RecordStore:
     """The records directory as the server uses it: ``save`` never blocks, ``load`` sees unwritten ones."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, keep_days: int = 0) -> None:
         self.directory = directory
+        self.keep_days = keep_days
+        """Days a record file is kept after it was written; 0 keeps records forever."""
         self._pending: dict[str, str] = {}
         """Records not yet on disk (or whose write failed), by id, as the text to write."""
         self._writes: set[asyncio.Future[None]] = set()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
+        self._timer: threading.Timer | None = None
+        self._closed = False
+        self._timer_lock = threading.Lock()
+        if keep_days > 0:
+            self._schedule_prune()
 
     @staticmethod
     def valid_id(record_id: str) -> bool:
@@ -97,5 +112,41 @@ class RecordStore:
         while self._writes:
             await asyncio.gather(*list(self._writes), return_exceptions=True)
 
+    def _schedule_prune(self) -> None:
+        """Prune now, in the records thread (the event loop never waits on the disk), and again in a day."""
+        with self._timer_lock:
+            if self._closed:
+                return
+            self._pool.submit(self._prune)
+            self._timer = threading.Timer(PRUNE_SECONDS, self._schedule_prune)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _prune(self) -> int:
+        """Delete record files last written more than ``keep_days`` ago; how many were deleted."""
+        cutoff = time.time() - self.keep_days * 86_400
+        deleted = 0
+        try:
+            paths = list(self.directory.glob("*.jsonl"))
+        except OSError as exc:
+            log.error("event=records_prune_failed directory=%s error=%r", self.directory, exc)
+            return 0
+        for path in paths:
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    deleted += 1
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                log.error("event=records_prune_failed path=%s error=%r", path, exc)
+        if deleted:
+            log.info("event=records_pruned deleted=%d keep_days=%d", deleted, self.keep_days)
+        return deleted
+
     def close(self) -> None:
+        with self._timer_lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
         self._pool.shutdown(wait=True)

@@ -26,13 +26,31 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from websockets.exceptions import ConnectionClosed
+
 from cardavia.clients.cli.progress import Progress
+from cardavia.clients.cli.sdk import Pacer
 from cardavia.clients.cli.session import ClientRequestError, Session, SessionClosed, SessionInterrupted
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
 
+CLOSE_TRY_LATER = 1013
+
 ACT_TIMEOUT = 10.0
 RATE_LIMITED_PAUSE = 1.0
+PACE_BURST = 10
+"""Messages a paced client may send at once: well under the server's default burst (40)."""
+
+LIMIT_HINTS = {
+    "rate_limited": "the server's message rate per connection (CARDAVIA_RATE_PER_SECOND, "
+    "CARDAVIA_RATE_BURST; 20/s in bursts of 40 by default) was exceeded: raise them on the "
+    "server, or lower --rate",
+    "setup_rate_limited": "the server's new sessions per address (CARDAVIA_SESSIONS_PER_MINUTE, "
+    "60 by default) were used up: raise it on the server, or wait a minute between runs",
+    "setup_try_later": "the server's connections per address (CARDAVIA_MAX_CONNECTIONS_PER_IP, "
+    "64 by default) were exceeded: raise it on the server, or use fewer --clients",
+}
+"""Error codes that mean a server limit was hit, and the server setting that sets it."""
 
 
 @dataclass
@@ -66,6 +84,10 @@ class SwarmReport:
         """The latency below which ``quantile`` of the counted actions were acknowledged, in ms."""
         return percentile(self.latencies, quantile) * 1e3
 
+    def limits_hit(self) -> list[str]:
+        """For each server limit the run ran into, which setting to raise."""
+        return [hint for code, hint in LIMIT_HINTS.items() if self.errors.get(code)]
+
     def summary(self) -> str:
         errors = ", ".join(f"{code} {n}" for code, n in self.errors.most_common()) or "none"
         return "\n".join(
@@ -77,6 +99,7 @@ class SwarmReport:
                 f"p99 {self.latency_ms(0.99):.2f} max {self.latency_ms(1.0):.2f}",
                 f"  reconnects {self.reconnects}; errors: {errors}; load generator CPU "
                 f"{self.cpu_seconds / self.seconds if self.seconds else 0:.0%} of one core",
+                *(f"  limit hit: {hint}" for hint in self.limits_hit()),
             ]
         )
 
@@ -106,9 +129,18 @@ def groups(clients: int, rooms: int, players: int) -> list[list[int]]:
 class _Run:
     """The shared tallies of one swarm run."""
 
-    def __init__(self, report: SwarmReport, think: float, seed: str | None, count_from: float) -> None:
+    def __init__(
+        self,
+        report: SwarmReport,
+        think: float,
+        seed: str | None,
+        count_from: float,
+        rate: float | None = None,
+    ) -> None:
         self.report = report
         self.think = think
+        self.rate = rate
+        """Most messages one client sends a second (None: as fast as answers come)."""
         self.seed = seed
         self.count_from = count_from
         self.window: list[float] = []
@@ -130,6 +162,19 @@ class _Run:
         self.report.errors[code] += 1
 
 
+class _Pace:
+    """One client's messages kept within ``rate`` a second (bursts of ``PACE_BURST``), so that a
+    swarm stays within the server's message rate limit instead of measuring how fast it refuses."""
+
+    def __init__(self, rate: float | None) -> None:
+        self.bucket = Pacer(rate, PACE_BURST)
+
+    async def wait(self) -> None:
+        delay = self.bucket.delay()
+        if delay:
+            await asyncio.sleep(delay)
+
+
 async def _room(url: str, game: str, members: list[int], bot_level: str) -> list[Session]:
     """Connect a room's clients, seat them together and start the game."""
     sessions = [Session(url, f"swarm-{n}") for n in members]
@@ -147,6 +192,7 @@ async def _room(url: str, game: str, members: list[int], bot_level: str) -> list
 async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
     """Answer every fresh turn with a random legal action, and ask for a rematch after each match."""
     rng = random.Random(f"{run.seed}/{number}" if run.seed is not None else None)
+    pace = _Pace(run.rate)
     acted_at: int | None = None
     try:
         async for item in session.messages():
@@ -159,6 +205,9 @@ async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
                     await asyncio.sleep(rng.uniform(0, 2 * run.think))
                     if item.seq != session.store.seq:
                         continue
+                await pace.wait()
+                if run.stopped or item.seq != session.store.seq:
+                    continue
                 acted_at = item.seq
                 started = time.perf_counter()
                 try:
@@ -170,6 +219,7 @@ async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
                 except TimeoutError:
                     run.failed("act_timeout")
                     acted_at = None  # lost: ask for the turn again
+                    await pace.wait()
                     with contextlib.suppress(SessionInterrupted):
                         await session.send(session.requests.resync())
                 else:
@@ -177,6 +227,7 @@ async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
             elif isinstance(item, m.MatchResult):
                 if owner and run.counted():
                     run.report.matches += 1
+                await pace.wait()
                 with contextlib.suppress(SessionInterrupted):  # a rematch starts once every seat asks
                     await session.send(m.Rematch(id=session.requests.next_id()))
             elif isinstance(item, m.Error):
@@ -184,6 +235,7 @@ async def _play(session: Session, number: int, owner: bool, run: _Run) -> None:
                 if item.code == "rate_limited":  # dropped unread: pause, then ask for the turn again
                     await asyncio.sleep(RATE_LIMITED_PAUSE)
                     acted_at = None
+                    await pace.wait()
                     with contextlib.suppress(SessionInterrupted):
                         await session.send(session.requests.resync())
     except SessionClosed:
@@ -201,6 +253,7 @@ async def run_swarm(
     warmup: float = 0.0,
     bot_level: str = "random",
     seed: str | None = None,
+    rate: float | None = None,
     progress: Progress | None = None,
     on_tick: Callable[[str], None] | None = None,
     on_counting: Callable[[], None] | None = None,
@@ -208,7 +261,8 @@ async def run_swarm(
     """Play for ``warmup`` + ``duration`` seconds after set-up; the report covers the ``duration``.
 
     ``rooms`` defaults to as few rooms as hold every client (all seats people);
-    ``think`` is the mean pause before each action (0: at once). The live line
+    ``think`` is the mean pause before each action (0: at once); ``rate`` caps the
+    messages each client sends a second (None: no cap). The live line
     goes to ``progress`` (and ``on_tick``) once a second; ``on_counting`` is called
     when the warm-up ends and the figures start to count (a benchmark marks the
     server's CPU there).
@@ -220,7 +274,7 @@ async def run_swarm(
     started = time.monotonic()
     built = await asyncio.gather(*(_room(url, game, g, bot_level) for g in plan), return_exceptions=True)
     report.setup_seconds = time.monotonic() - started
-    run = _Run(report, think, seed, time.monotonic() + warmup)
+    run = _Run(report, think, seed, time.monotonic() + warmup, rate)
     tasks: list[asyncio.Task[None]] = []
     sessions: list[Session] = []
     for members, outcome in zip(plan, built, strict=True):
@@ -282,6 +336,8 @@ async def _watch(
 def _failure(exc: BaseException) -> str:
     if isinstance(exc, ClientRequestError):
         return f"setup_{exc.code}"
+    if isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code == CLOSE_TRY_LATER:
+        return "setup_try_later"  # the server closed the connection at once: too many from this address
     if isinstance(exc, OSError):
         return "connect_failed"
     return f"setup_{type(exc).__name__}"

@@ -4,7 +4,9 @@ With no ``--server`` it connects to the local default server and, when nothing
 answers there, starts one of its own as a child process (``cardavia serve`` on
 a free port, records in a temporary folder), so a newcomer can play at once;
 that server stops when the client does. A client never imports the server: the
-child process is the only way it runs one.
+child process is the only way it runs one. That server is a private one: it
+keeps its lobby in memory whatever ``CARDAVIA_*`` variables say, so that a shell
+set up for a cluster does not make it join the cluster's lobby as a node.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/"
 LANGUAGES = ("en", "it", "sv", "nb", "es", "pl")
 START_TIMEOUT = 20.0
+PRIVATE_SETTINGS = ("REDIS_URL", "REDIS_PREFIX", "NODE_ID", "PUBLIC_URL", "HOST", "PORT", "RECORDS_DIR")
+"""``CARDAVIA_*`` settings the embedded server never takes from the environment: where it listens,
+what it is called and which lobby it is in are its own."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -50,6 +55,13 @@ def run(args: argparse.Namespace) -> int:
         name = check(args.name if args.name is not None else _login(), max_length=32, strip=True)
     except TextRefused as exc:
         print(f"cardavia play: --name {exc}", file=sys.stderr)
+        return 2
+    try:  # an extra (cardavia[tui]): say how to get it rather than fail with a traceback
+        import textual  # noqa: F401
+    except ImportError:
+        print(
+            "cardavia play: the terminal client needs textual: pip install 'cardavia[tui]'", file=sys.stderr
+        )
         return 2
     url = args.server or DEFAULT_SERVER
     try:
@@ -109,17 +121,34 @@ def free_port() -> int:
         return port
 
 
+def server_environment(environ: Mapping[str, str], redis_url: str = "") -> dict[str, str]:
+    """The embedded server's environment: ``environ`` without the settings that are its own, and
+    with ``redis_url`` as its lobby (empty: the in-memory one)."""
+    own = {"CARDAVIA_" + name for name in PRIVATE_SETTINGS}
+    env = {key: value for key, value in environ.items() if key not in own}
+    if redis_url:
+        env["CARDAVIA_REDIS_URL"] = redis_url
+    return env
+
+
 @contextlib.contextmanager
-def embedded_server(timeout: float = START_TIMEOUT) -> Iterator[str]:
-    """Run `cardavia serve` on a free local port for as long as the block lasts; yields its URL."""
+def embedded_server(timeout: float = START_TIMEOUT, *, redis_url: str = "") -> Iterator[str]:
+    """Run `cardavia serve` on a free local port for as long as the block lasts; yields its URL.
+
+    Its lobby is in memory unless ``redis_url`` names one."""
     folder = Path(tempfile.mkdtemp(prefix="cardavia-play-"))
     port = free_port()
     url = f"ws://127.0.0.1:{port}/"
-    command = [sys.executable, "-m", "cardavia", "serve", "--port", str(port), "--records-dir", str(folder)]
+    command = [sys.executable, "-m", "cardavia", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--records-dir", str(folder)]
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy()
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=server_environment(os.environ, redis_url),
         )
         try:
             deadline = time.monotonic() + timeout

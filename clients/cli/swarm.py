@@ -12,6 +12,10 @@ import sys
 
 from cardavia.games.registry import GAMES
 
+DEFAULT_RATE = 15.0
+"""Messages a second per client: under the server's default limit (``CARDAVIA_RATE_PER_SECOND``,
+20), so that a swarm against a server as it comes measures it instead of its refusals."""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -27,6 +31,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--warmup", type=float, default=0.0, help="seconds played before measuring (default 0)")
     p.add_argument("--think", type=float, default=0.0, help="mean seconds before each action (default 0)")
     p.add_argument(
+        "--rate", type=float, default=DEFAULT_RATE,
+        help=f"most messages each client sends a second (default {DEFAULT_RATE:g}, within the server's "
+        "default limit of 20; 0: no cap)",
+    )  # fmt: skip
+    p.add_argument(
         "--bot-level", default="random", choices=["random", "basic", "strong"],
         help="level of the server's bots in the seats left over (default random)",
     )  # fmt: skip
@@ -35,9 +44,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.duration <= 0 or args.warmup < 0 or args.think < 0:
+    if args.duration <= 0 or args.warmup < 0 or args.think < 0 or args.rate < 0:
         print(
-            "cardavia swarm: --duration must be positive, --warmup and --think not negative", file=sys.stderr
+            "cardavia swarm: --duration must be positive, --warmup, --think and --rate not negative",
+            file=sys.stderr,
         )
         return 2
     import asyncio
@@ -58,6 +68,7 @@ def _run(args: argparse.Namespace) -> int:
                 warmup=args.warmup,
                 bot_level=args.bot_level,
                 seed=args.seed,
+                rate=args.rate or None,
                 progress=progress,
             )
         )

@@ -48,7 +48,7 @@ def test_free_ports_are_picked_when_asked() -> None:
         ({"redis_url": "127.0.0.1:6379"}, "redis://HOST:PORT/DB"),
         ({"settings": {"CARDAVIA_NO_SUCH": "1"}}, "CARDAVIA_NO_SUCH is not a server setting"),
         ({"settings": {"CARDAVIA_NODE_ID": "x"}}, "set by the cluster for each node"),
-        ({"settings": {"CARDAVIA_NODE_TTL": "soon"}}, "CARDAVIA_NODE_TTL must be a float"),
+        ({"settings": {"CARDAVIA_NODE_TTL": "soon"}}, "CARDAVIA_NODE_TTL: must be a number above 0"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_clear_error(kwargs: dict[str, object], message: str) -> None:

@@ -1,0 +1,109 @@
+"""Settings: one definition each; a bad variable or option is one line naming it, and exit code 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+from pathlib import Path
+
+import pytest
+
+from cardavia import cli
+from cardavia.server.config import ServerConfig, SettingError, settings, variable
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"CARDAVIA_PORT": "abc"}, "CARDAVIA_PORT: must be an integer from 0 to 65535, not 'abc'"),
+        ({"CARDAVIA_PORT": "99999"}, "CARDAVIA_PORT: must be an integer from 0 to 65535, not '99999'"),
+        ({"CARDAVIA_RATE_PER_SECOND": "-1"}, "CARDAVIA_RATE_PER_SECOND: must be a number above 0, not '-1'"),
+        ({"CARDAVIA_BOT_DELAY": "-0.5"}, "CARDAVIA_BOT_DELAY: must be a number from 0 to 60, not '-0.5'"),
+        (
+            {"CARDAVIA_RECORDS_KEEP_DAYS": "-1"},
+            "CARDAVIA_RECORDS_KEEP_DAYS: must be an integer of at least 0",
+        ),
+        ({"CARDAVIA_TRUSTED_PROXIES": "10.0.0.0/8,proxy"}, "CARDAVIA_TRUSTED_PROXIES: 'proxy' is not an IP"),
+        ({"CARDAVIA_REDIS_URL": "localhost:6379"}, "CARDAVIA_REDIS_URL: must be empty or a redis://"),
+        ({"CARDAVIA_LOG_LEVEL": "loud"}, "CARDAVIA_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR"),
+    ],
+)
+def test_a_bad_variable_is_refused_naming_it(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingError) as caught:
+        ServerConfig.from_env(environ)
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def test_defaults_variables_and_overrides_in_that_order() -> None:
+    assert ServerConfig.from_env({}) == ServerConfig()
+    config = ServerConfig.from_env({"CARDAVIA_PORT": "9000", "CARDAVIA_LOG_LEVEL": "debug"}, port=9001)
+    assert config.port == 9001
+    assert config.log_level == "DEBUG"
+    assert ServerConfig.from_env({"CARDAVIA_PORT": ""}).port == 8765  # empty: not given
+    assert ServerConfig().records_keep_days == 30
+
+
+def test_settings_built_in_code_are_checked_too() -> None:
+    config = ServerConfig(port=0, bot_delay=0, records_dir="r")
+    assert config.bot_delay == 0.0
+    assert dataclasses.replace(config, port=1).port == 1
+    with pytest.raises(ValueError, match="rate_burst"):
+        dataclasses.replace(config, rate_burst=-1)
+    with pytest.raises(ValueError, match="no_such"):
+        ServerConfig(no_such=1)  # type: ignore[call-arg]
+
+
+def test_every_setting_has_help_and_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name, info in settings().items():
+        assert info.description, name
+        assert "--" + name.replace("_", "-") in text
+        assert variable(name) in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--port", "99999"], "cardavia serve: --port: must be an integer from 0 to 65535, not '99999'"),
+        (["--bot-delay", "-1"], "cardavia serve: --bot-delay: must be a number from 0 to 60, not '-1'"),
+        (
+            ["--log-level", "chatty"],
+            "cardavia serve: --log-level: must be one of DEBUG, INFO, WARNING, ERROR",
+        ),
+    ],
+)
+def test_a_bad_option_is_one_line_and_exit_code_2(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(line)
+    assert err.count("\n") == 1
+
+
+def test_a_bad_variable_stops_serve_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CARDAVIA_PORT", "abc")
+    assert cli.main(["serve"]) == 2
+    assert capsys.readouterr().err == (
+        "cardavia serve: CARDAVIA_PORT: must be an integer from 0 to 65535, not 'abc'\n"
+    )
+
+
+def test_a_port_in_use_is_one_line_and_exit_code_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "configure_logging", lambda level: None)
+    monkeypatch.setenv("CARDAVIA_BOT_WORKERS", "0")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = cli.main(["serve", "--port", str(port), "--records-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == f"cardavia serve: cannot listen on 127.0.0.1:{port}: address already in use\n"
