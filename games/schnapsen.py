@@ -24,8 +24,10 @@ marriages, but marriages count only once the seat has won a trick. So a
 marriage is "pending" exactly while its seat has no trick, and crediting it at
 the first trick needs no bookkeeping. The deal ends the moment
 a seat reaches 66, which can happen when a marriage is announced by a seat
-that already has a trick: then the announced card is not played at all (the
-deal is over before the lead; the record still holds the action).
+that already has a trick: a marriage is announced by leading one of its
+cards, so that card leaves the hand for the trick as any lead does, and the
+deal ends there, before anyone follows (a match that ends so shows the lead
+on the table; every card is still in exactly one place).
 
 The rules that need no position (values, moves, the strict following rule,
 deal scoring, reading actions) are in ``schnapsen_rules.py``.
@@ -287,11 +289,6 @@ class SchnapsenState(State[SchnapsenAction]):
             self.shown = self.shown | {PARTNER[card]}
             value = marriage_value(suit, self.trump)
             events.append({"type": "marriage", "seat": seat, "suit": suit, "points": value})
-            if self.won[seat] and self.points(seat) >= WIN:
-                # Over at the announcement: the card stays in hand, never played, but it was shown.
-                self.shown = self.shown | {card}
-                self._end_deal(seat, events)
-                return events
         hand = self.hands[seat]
         hand.remove(card)
         events.append({"type": "play", "seat": seat, "card": card.code})
@@ -299,6 +296,10 @@ class SchnapsenState(State[SchnapsenAction]):
         trick.append(card)
         if len(trick) == 1:
             self.turn = 1 - seat
+            if action.marriage and self.won[seat] and self.points(seat) >= WIN:
+                # 66 at the announcement: the card is led as it is announced, and the deal ends
+                # before anyone follows (it lies on the table, never back in the hand).
+                self._end_deal(seat, events)
             return events
         lead = trick[0]
         winner = seat if trick_winner(lead, card, self.trump, TRICK_ORDER) else 1 - seat

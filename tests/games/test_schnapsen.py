@@ -439,7 +439,8 @@ def test_marriage_reaching_66_ends_the_deal_at_the_announcement() -> None:
         """
     )
     state, events = act(state, "KD+m")
-    assert [e["type"] for e in events] == ["marriage", "deal_end", "deal"]  # KD is never played
+    assert [e["type"] for e in events] == ["marriage", "play", "deal_end", "deal"]  # nobody follows
+    assert events[1] == {"type": "play", "seat": 0, "card": "KD"}
     end = deal_end(events)
     assert (end["winner"], end["reason"], end["game_points"]) == (0, "66", 3)
     assert end["card_points"] == [46, 0]
@@ -447,6 +448,37 @@ def test_marriage_reaching_66_ends_the_deal_at_the_announcement() -> None:
     assert state.log[0].actions[-1] == (0, Play(C("KD"), marriage=True))
     assert state.deal == 1
     assert state.view(None)["counts"] == [4, 7]
+
+
+def test_marriage_reaching_66_to_end_the_match_leaves_the_announced_card_on_the_table() -> None:
+    state = pos(
+        """
+        counts: 3 7
+        dealer: 1
+        turn: 0
+        trump: H
+        talon: QC KC QS JH
+        hands: KD QD AD KS TD / JD AH TH KH QH
+        won: AC TC AS TS JC JS / -
+        """
+    )
+    state, events = act(state, "KD+m")
+    assert [e["type"] for e in events] == ["marriage", "play", "deal_end", "game_over"]
+    assert state.result is not None
+    assert state.result.winner == 0
+    # The king was led as it was announced: out of the hand, on the table; the queen stays, shown.
+    assert state.hands[0] == [C("QD"), C("AD"), C("KS"), C("TD")]
+    assert state.trick == [C("KD")]
+    for seat in (0, 1, None):
+        view = state.view(seat)
+        assert view["trick"] == ["KD"]
+        assert view["hand_counts"] == [4, 5]
+        assert view["shown"] == [["QD"], []]
+        assert view["leader"] == 0
+    assert state.view(0)["hand"] == ["QD", "AD", "KS", "TD"]
+    places = state.places()
+    assert sorted(c for cards in places.values() for c in cards) == sorted(DECK_SCHNAPSEN)
+    assert state.log[-1].actions[-1] == (0, Play(C("KD"), marriage=True))
 
 
 def test_marriage_allowed_after_closing_and_after_exhaustion() -> None:
