@@ -44,12 +44,21 @@ _TABLE: Final = [
     ErrorCode("room_full", "client", "every seat of the room is taken"),
     ErrorCode("room_started", "client", "the room's game has already started"),
     ErrorCode("not_room_owner", "client", "only the room's owner may do that"),
-    ErrorCode("too_many_rooms", "client", "the connection has made as many rooms as it may"),
+    ErrorCode(
+        "too_many_rooms",
+        "client",
+        "the connection holds as many open rooms as it may (finished ones do not count)",
+    ),
     ErrorCode("unknown_record", "client", "no record has that id"),
     ErrorCode(
         "bad_reservation", "client", "the seat reservation is unknown, already used, expired or not yours"
     ),
-    ErrorCode("node_unavailable", "server", "the node that runs the room is not reachable; retry later"),
+    ErrorCode(
+        "node_unavailable",
+        "server",
+        "the node that runs the room is not reachable (another node is taking the room over); retry after "
+        "`retry_after` seconds",
+    ),
     ErrorCode("spectator", "client", "spectators may watch and chat but not act or ask for a rematch"),
     # game play
     ErrorCode("not_your_turn", "client", "it is another seat's turn"),

@@ -59,7 +59,6 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
     ),
     m.Rooms(id=3, rooms=[_ROOM]),
     m.Snapshot(
-        id=5,
         room=_ROOM,
         seat=0,
         seq=1,

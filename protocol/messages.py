@@ -1,8 +1,11 @@
 """Every protocol message, as frozen pydantic models validated strictly.
 
-Client requests carry an ``id`` the client chooses; every reply and error to
-that request carries it back in ``id``. Server messages that answer nothing
-(deltas, turn notices, chat from others) have ``id`` null.
+Client requests carry an ``id`` the client chooses. Every error carries it
+back, and so do the replies only the asker gets (welcome, catalogue, rooms,
+record, redirect, left, the asker's rematch votes). Snapshots, deltas and chat
+lines go to a whole room and never carry one, even when they answer a request
+(``protocol.schema.ANSWERS`` says what answers each request); clients settle
+those by kind. Turn notices and results answer nothing and have ``id`` null.
 
 Compatibility rules (also in protocol/README.md): within one protocol version
 the server may add optional fields to server messages and new message types;
@@ -113,7 +116,9 @@ class Rematch(Request):
 
 
 class Act(Request):
-    """An action in the engine's data form, e.g. ``{"play": "7D", "capture": ["3S", "4C"]}``."""
+    """An action in the engine's data form, e.g. ``{"play": "7D", "capture": ["3S", "4C"]}``.
+
+    Card codes in it are read in any case (``"7d"`` is ``7D``), as ``Card.parse`` reads them."""
 
     type: Literal["act"] = "act"
     action: dict[str, int | bool | str | list[str]] = Field(max_length=8)
@@ -206,7 +211,10 @@ class Rooms(Reply):
 
 
 class Snapshot(Reply):
-    """A recipient's whole view; deltas that follow are numbered from ``seq``."""
+    """A recipient's whole view; deltas that follow are numbered from ``seq``.
+
+    Never carries a request id, also when it answers one (create, join, quick match, play now,
+    start, rematch, resync, spectate): clients settle those requests by kind."""
 
     type: Literal["snapshot"] = "snapshot"
     room: RoomInfo
@@ -216,7 +224,9 @@ class Snapshot(Reply):
 
 
 class Delta(Reply):
-    """The change from the recipient's view at ``seq - 1`` to its view at ``seq``."""
+    """The change from the recipient's view at ``seq - 1`` to its view at ``seq``.
+
+    Never carries a request id: the mover's own delta answers its ``act``."""
 
     type: Literal["delta"] = "delta"
     seq: int
@@ -262,6 +272,8 @@ class Redirect(Reply):
 
 
 class ChatMessage(Reply):
+    """A chat line, to everyone in the room; the sender's own copy answers its ``chat`` (no id)."""
+
     type: Literal["chat_message"] = "chat_message"
     seat: int | None = None
     name: str
@@ -288,6 +300,8 @@ class Error(Reply):
     code: str
     message: str
     reason: str | None = None
+    retry_after: float | None = None
+    """Seconds after which the same request may succeed (``node_unavailable``); null: no hint."""
 
 
 ServerMessage = Annotated[

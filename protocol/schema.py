@@ -17,6 +17,34 @@ from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 
 SCHEMA_FILES: Final = ("messages.schema.json", "asyncapi.json")
 
+ANSWERS: Final[dict[str, tuple[str, bool]]] = {
+    "hello": ("welcome", True),
+    "get_catalogue": ("catalogue", True),
+    "list_rooms": ("rooms", True),
+    "create_room": ("snapshot", False),
+    "join_room": ("snapshot", False),
+    "quick_match": ("snapshot", False),
+    "play_now": ("snapshot", False),
+    "leave": ("left", True),
+    "start": ("snapshot", False),
+    "rematch": ("rematch_votes", True),
+    "act": ("delta", False),
+    "resync": ("snapshot", False),
+    "spectate": ("snapshot", False),
+    "chat": ("chat_message", False),
+    "get_record": ("record", True),
+}
+"""Request type → (the type of the message that answers it when it succeeds, whether that message
+carries the request's ``id``), as protocol/README.md says under each request. Snapshots, deltas
+and chat lines go to a whole room and never carry an id, so clients settle those by kind; an
+``error`` always carries the id. ``join_room`` and ``quick_match`` may also be answered by a
+``redirect`` with the id, and the ``rematch`` that completes the votes by the new match's snapshot."""
+
+NEVER_NUMBERED: Final = frozenset(
+    {"snapshot", "delta", "your_turn", "deal_result", "match_result", "chat_message"}
+)
+"""Server message types that never carry a request id."""
+
 
 def json_schema() -> dict[str, Any]:
     """One JSON Schema (2020-12) with both directions' message unions."""
@@ -40,14 +68,23 @@ def asyncapi() -> dict[str, Any]:
     for example in [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]:
         model = type(example)
         name = model.model_fields["type"].default
+        payload = example.model_dump(mode="json")
+        if name in NEVER_NUMBERED:
+            payload["id"] = None  # as the server sends it, whatever request it answers
         messages[name] = {
             "name": name,
             "title": model.__name__,
             "summary": (model.__doc__ or name).strip().splitlines()[0],
             "contentType": "application/msgpack",
             "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
-            "examples": [{"name": f"{name}-example", "payload": example.model_dump(mode="json")}],
+            "examples": [{"name": f"{name}-example", "payload": payload}],
         }
+        if name in ANSWERS:
+            reply, numbered = ANSWERS[name]
+            carried = "with the request's `id`" if numbered else "no `id`"
+            messages[name]["description"] = (
+                f"Answer: `{reply}` ({carried}); an `error` refusing it carries the request's `id`."
+            )
     client_names = [t.model_fields["type"].default for t in m.CLIENT_TYPES]
     server_names = [t.model_fields["type"].default for t in m.SERVER_TYPES]
     return {
@@ -57,7 +94,11 @@ def asyncapi() -> dict[str, Any]:
             "version": str(m.PROTOCOL_VERSION),
             "description": (
                 "Binary WebSocket frames, each one msgpack map with a `type` field. Client requests "
-                "carry an `id` that replies and errors carry back. Clients send at most "
+                "carry an `id`. Errors carry it back, and so do the replies only the asker gets; "
+                "snapshots, deltas and chat lines go to a whole room and never carry one, also when "
+                "they answer a request (each request's description names what answers it), so "
+                "clients settle those by kind. Null fields, `id` among them, are left out of frames. "
+                "Card codes in actions are read in any case. Clients send at most "
                 f"{MAX_CLIENT_FRAME} bytes per frame by default. See protocol/README.md."
             ),
         },

@@ -100,7 +100,7 @@ class CardaviaServer:
         self.lobby = lobby or make_lobby(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
-        self.records = RecordStore(config.records_path())
+        self.records = RecordStore(config.records_path(), keep_days=config.records_keep_days)
         self.limits = AddressLimits(
             max_connections=config.max_connections_per_ip,
             sessions_per_minute=config.sessions_per_minute,
@@ -208,6 +208,7 @@ class CardaviaServer:
         if path == "/metrics":
             self._refresh_gauges()
             response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())
+            del response.headers["Content-Type"]  # respond() set one; Prometheus's replaces it
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         return None
@@ -331,6 +332,9 @@ class CardaviaServer:
         conn.send(m.Error(id=rid, code=code, message=message, reason=reason))
 
     def _disconnected(self, conn: Connection) -> None:
+        log.info(
+            "event=disconnected session=%s room=%s", conn.session or "-", conn.room.id if conn.room else "-"
+        )
         if self.sessions.get(conn.session) is conn:
             del self.sessions[conn.session]
             if conn.seat is None:  # a seated session lives as long as its room (see _close_room)
@@ -400,6 +404,8 @@ class CardaviaServer:
         old = self.sessions.get(session.session)
         self.sessions[session.session] = conn
         room = self.rooms.get(session.room or "")
+        if room is not None and not room.holds(session.seat, session.session):
+            room = None  # the session left that room (or its seat was never taken): nothing to resume
         conn.send(
             m.Welcome(
                 id=msg.id,
@@ -419,24 +425,34 @@ class CardaviaServer:
             old.room = None
             old.send(m.Left(reason="replaced by a newer connection"))
             old.close(CLOSE_POLICY, "replaced by a newer connection")
-        if (
-            room is not None
-            and session.seat is not None
-            and room.seats[session.seat].session == session.session
-        ):
+        if room is not None and session.seat is not None:
             conn.room, conn.seat = room, session.seat
             room.sit(session.seat, conn, msg.name, last_seq=msg.last_seq)
-        elif room is None and session.room:
-            await self._send_home(conn, msg.id, session.room)
+        elif session.room and session.room not in self.rooms:
+            await self._send_home(conn, msg.id, session)
 
-    async def _send_home(self, conn: Connection, rid: int, room_id: str) -> None:
-        """A resumed player whose room runs on another node is redirected there."""
-        entry = await self.lobby.get_room(room_id)
-        if entry is None or entry.node == self.config.node_id:
+    async def _send_home(self, conn: Connection, rid: int, session: SessionEntry) -> None:
+        """A resumed player whose room this node does not run: redirected to the node that does;
+        told ``node_unavailable`` (retry shortly) while that node is gone and its rooms are being
+        adopted, or while this node is still rebuilding it. A room nobody runs any more, or one
+        whose seat is no longer the session's, is simply not resumed."""
+        assert session.room is not None
+        entry = await self.lobby.get_room(session.room)
+        if entry is None or session.seat is None or entry.seats[session.seat].session != session.session:
             return
-        url = (await self.lobby.nodes()).get(entry.node)
+        url = None if entry.node == self.config.node_id else (await self.lobby.nodes()).get(entry.node)
         if url is not None:
-            conn.send(m.Redirect(id=rid, url=url, room=room_id))
+            conn.send(m.Redirect(id=rid, url=url, room=session.room))
+            return
+        retry = self.config.node_ttl + 2 * self.config.heartbeat_seconds
+        conn.send(
+            m.Error(
+                id=rid,
+                code="node_unavailable",
+                message=f"room {session.room} is moving to another node; retry in {retry:g} s",
+                retry_after=retry,
+            )
+        )
 
     # ---------------------------------------------------------------- rooms
     async def new_room(
@@ -455,9 +471,11 @@ class CardaviaServer:
         """A room on this node, created by ``conn`` and listed in the lobby; refuses what it may not ask."""
         if conn.room is not None and conn.seat is not None and not conn.room.finished:
             raise ProtocolError("already_in_room", "leave your room first")
-        if conn.rooms_created >= self.config.max_rooms_per_connection:
+        if self._rooms_held(conn) >= self.config.max_rooms_per_connection:
             raise ProtocolError(
-                "too_many_rooms", f"at most {self.config.max_rooms_per_connection} rooms per connection"
+                "too_many_rooms",
+                f"at most {self.config.max_rooms_per_connection} rooms of yours may be open at once; "
+                "leave one or let its match end",
             )
         game = get_game(game_id)
         checked = game.options(options)
@@ -488,8 +506,29 @@ class CardaviaServer:
         room = self.make_room(entry)
         await self.lobby.create_room(entry)
         self.rooms[entry.room] = room
-        conn.rooms_created += 1
+        log.info(
+            "event=room_created room=%s game=%s public=%s session=%s",
+            entry.room,
+            entry.game,
+            public,
+            conn.session,
+        )
+        conn.created.add(entry.room)
         return room
+
+    def _rooms_held(self, conn: Connection) -> int:
+        """Rooms ``conn`` created that are open now: waiting or playing, and not left to other people
+        (a room it left where others play on is theirs). Finished and closed ones are forgotten."""
+        held = 0
+        for room_id in list(conn.created):
+            room = self.rooms.get(room_id)
+            if room is None or room.finished:
+                conn.created.discard(room_id)
+                continue
+            others = any(s.kind == "human" and s.session != conn.session for s in room.seats)
+            if conn.room is room or not others:
+                held += 1
+        return held
 
     def make_room(self, entry: RoomEntry) -> Room:
         """The room for ``entry`` on this node: a new one, or one to rebuild from its journal."""
@@ -512,6 +551,7 @@ class CardaviaServer:
     def _close_room(self, room: Room) -> None:
         room.close()
         self.rooms.pop(room.id, None)
+        log.info("event=room_closed room=%s game=%s matches=%s", room.id, room.entry.game, room.matches)
         self.spawn(self.lobby.delete_room(room.id))
         for slot in room.seats:  # its players' sessions hold no seat any more
             if slot.session is not None and slot.session not in self.sessions:

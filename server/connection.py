@@ -48,7 +48,8 @@ class Connection:
         self.lang = "en"
         self.room: Room | None = None
         self.seat: int | None = None
-        self.rooms_created = 0
+        self.created: set[str] = set()
+        """Rooms this connection created (those still open count against ``max_rooms_per_connection``)."""
         self.abuse = 0
         self.last_seen = time.monotonic()
         """When the client last sent a frame (for the idle sweep)."""

@@ -81,13 +81,21 @@ class RequestHandlers:
         await self._seat(conn, room, seat)
 
     async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
+        """Sit ``conn`` in ``seat``: the lobby learns it first, then the player is told.
+
+        The other way round, a player whose connection dropped right after the snapshot
+        came back to a session that did not know its seat yet: welcomed without its room,
+        while the room waited for them."""
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
-        conn.room, conn.seat = room, seat
-        room.sit(seat, conn, conn.name)
+        room.hold(seat, conn.session, conn.name)  # a resume meanwhile finds the seat its own
         await self.server.lobby.save_session(
             SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat)
         )
+        if conn.closing or self.server.sessions.get(conn.session) is not conn:
+            return  # a newer connection of the session took the seat meanwhile
+        conn.room, conn.seat = room, seat
+        room.sit(seat, conn, conn.name)
 
     async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
         room = await self.server.new_room(
@@ -104,6 +112,7 @@ class RequestHandlers:
         if msg.humans >= 1:
             await self._claim(conn, room)
         else:
+            await self._leave(conn)  # it watches the new room, and only that one
             conn.room = room
             room.watch(conn)
         if msg.fill_after is not None:
@@ -188,13 +197,16 @@ class RequestHandlers:
             await self._start(room)
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
+        if conn.room is not None:  # first out of the room it is in: never two seats of one session
+            await self._leave(conn)
         found = await self.server.lobby.quick_match(msg.game, conn.session, conn.name)
         if found is not None and found[0] not in self.server.rooms:
             entry = await self.server.lobby.get_room(found[0])
-            if entry is not None:
+            if entry is not None and entry.node != self.server.config.node_id:
                 await self._redirect(conn, msg.id, entry, found[1])
                 return
-        if found is not None and found[0] in self.server.rooms:
+            found = None  # a room of this node that has just closed (its lobby entry goes next)
+        if found is not None:
             room, seat = self.server.rooms[found[0]], found[1]
             room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
             await self._seat(conn, room, seat)
@@ -274,6 +286,8 @@ class RequestHandlers:
                 await self.server.lobby.set_seat(room.id, conn.seat, SeatEntry())
         room.unwatch(conn)
         conn.room, conn.seat = None, None
+        # the session holds no seat any more: a resume must not lead back into this room
+        await self.server.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
         if room.finished and room.rematch_asked and not room.rematch_waiting():
             await self._rematch(room)  # those who stay had all asked; the leaver's stand-in plays on
         self.server.close_if_abandoned(room)

@@ -114,6 +114,19 @@ class Room:
         ]
         return room_info(self.entry, seats=seats, show_code=True)
 
+    def holds(self, seat: int | None, session: str) -> bool:
+        """Whether ``seat`` is ``session``'s to come back to (not if its player left it)."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return False
+        slot = self.seats[seat]
+        return slot.session == session and not slot.left
+
+    def hold(self, seat: int, session: str, name: str) -> None:
+        """Mark ``seat`` as ``session``'s before its player sits (while the lobby saves the seat),
+        so that the session resuming on another connection meanwhile is seated there."""
+        slot = self.seats[seat]
+        slot.kind, slot.name, slot.session = "human", name, session
+
     def sit(self, seat: int, conn: Sink, name: str, last_seq: int | None = None) -> None:
         """Put a person in a seat (new or reclaimed) and send them the room.
 

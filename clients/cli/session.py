@@ -17,8 +17,10 @@ sequence number seen, so the server seats the player again and sends only the
 deltas it missed (or a snapshot). Each attempt is announced as a
 ``Reconnecting`` notice and the outcome as ``Reconnected``. A player who was
 in the middle of a game and is welcomed back without a room keeps trying for
-``room_wait`` seconds: after a node dies, another node adopts its rooms only
-once the dead node's heartbeat has expired. Attempts alternate between the
+``room_wait`` seconds, and any player whose room the server says is moving
+(``node_unavailable``) keeps trying until it is back: after a node dies,
+another node adopts its rooms only once the dead node's heartbeat has
+expired. Attempts alternate between the
 current node and the URL the session started with, so a client whose node
 died finds the room through any node of the deployment.
 
@@ -48,9 +50,10 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
@@ -122,6 +125,7 @@ _ANSWERED_BY: dict[str, type[m.Reply]] = {
     "resync": m.Snapshot,
     "start": m.Snapshot,
     "rematch": m.Snapshot,
+    "chat": m.ChatMessage,
 }
 """Requests whose successful answer carries no request id, and the kind of message that answers them."""
 
@@ -186,6 +190,8 @@ class Session:
         self._ended: SessionClosed | None = None
         self._resync_sent = False
         self._token_refused = False
+        self._room_moving = False
+        """The server said our room is moving to another node (``node_unavailable``): keep trying."""
 
     # ------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> Session:
@@ -202,7 +208,12 @@ class Session:
         if self._reader is not None:
             raise RuntimeError("this session is already connected")
         welcome = await self._open(self.url, resume=self._token, last_seq=None)
-        self._reader = asyncio.get_running_loop().create_task(self._read(), name=f"session-{self.name}")
+        moving = False
+        if self._token is not None and welcome.room is None and not self._token_refused:
+            welcome, moving = await self._await_home()  # resuming: the room may run elsewhere, or be moving
+        self._room_moving = moving
+        first = self._come_back("the room is moving to another node") if moving else None
+        self._reader = asyncio.get_running_loop().create_task(self._read(first), name=f"session-{self.name}")
         return welcome
 
     async def close(self) -> None:
@@ -276,8 +287,12 @@ class Session:
                 return
             yield item
 
-    async def _read(self) -> None:
+    async def _read(self, first: Coroutine[Any, Any, None] | None = None) -> None:
+        """Read frames until the session ends; ``first``: reconnect before reading (the room moves)."""
         try:
+            if first is not None:
+                await self._drop_quietly()
+                await first
             while True:
                 try:
                     await self._pump()
@@ -445,10 +460,13 @@ class Session:
             if self.give_up_after is not None and time.monotonic() - started > self.give_up_after:
                 raise SessionClosed(f"gave up reconnecting after {attempt - 1} attempts: {reason}")
             url = self.url if attempt % 2 or self.url == self.home_url else self.home_url
+            moving = False
             try:
                 welcome = await self._open(url, resume=self._token, last_seq=self.store.seq)
-                if welcome.room is None and expecting_room and not self._token_refused:
-                    welcome = await self._await_home()
+                hoping = expecting_room or self.room is not None or self._room_moving
+                if welcome.room is None and hoping and not self._token_refused:
+                    welcome, moving = await self._await_home()
+                self._room_moving = moving
                 expecting_room = expecting_room and not self._token_refused
             except ClientRequestError as exc:
                 raise SessionClosed(f"the server refused the session: {exc}") from None
@@ -457,8 +475,11 @@ class Session:
                 self._ws = None
                 continue
             resumed = welcome.room is not None
-            if not resumed and expecting_room and time.monotonic() - started < self.room_wait:
-                reason = "connected, but the room is not back yet"
+            waiting = expecting_room and time.monotonic() - started < self.room_wait
+            if not resumed and (moving or waiting):
+                # moving: the server says the room's node is gone and another is adopting the room,
+                # so it will be back (give_up_after still bounds the wait)
+                reason = "the room is moving to another node" if moving else "the room is not back yet"
                 await self._drop_quietly()
                 continue
             self.reconnects += 1
@@ -468,8 +489,10 @@ class Session:
             log.info("event=reconnected name=%s resumed=%s attempts=%s", self.name, resumed, attempt)
             return
 
-    async def _await_home(self) -> m.Welcome:
-        """Welcomed without our room: a ``redirect`` to the node that now runs it may follow."""
+    async def _await_home(self) -> tuple[m.Welcome, bool]:
+        """Welcomed without our room: a ``redirect`` to the node that now runs it may follow, or
+        ``node_unavailable`` while that node is gone and the room is being adopted (then True:
+        try again shortly)."""
         ws = self._ws
         assert ws is not None
         assert self.welcome is not None
@@ -477,15 +500,18 @@ class Session:
             async with asyncio.timeout(REDIRECT_WAIT):
                 frame = await ws.recv()
         except TimeoutError:
-            return self.welcome
+            return self.welcome, False
         message = self._decode(frame)
         if isinstance(message, m.Redirect):
             await ws.close()
             self._ws = None
-            return await self._open(message.url, resume=self._token, last_seq=self.store.seq)
+            return await self._open(message.url, resume=self._token, last_seq=self.store.seq), False
+        if isinstance(message, m.Error) and message.code == "node_unavailable":
+            log.info("event=room_moving name=%s retry_after=%s", self.name, message.retry_after)
+            return self.welcome, True
         if message is not None:
             await self._handle(message)
-        return self.welcome
+        return self.welcome, False
 
     async def _drop_quietly(self) -> None:
         ws, self._ws = self._ws, None

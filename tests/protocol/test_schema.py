@@ -10,7 +10,7 @@ import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
-from cardavia.protocol.schema import SCHEMA_FILES, asyncapi, json_schema, render
+from cardavia.protocol.schema import ANSWERS, NEVER_NUMBERED, SCHEMA_FILES, asyncapi, json_schema, render
 
 PROTOCOL_DIR = Path(__file__).resolve().parents[2] / "protocol"
 
@@ -51,3 +51,16 @@ def test_protocol_readme_describes_every_message() -> None:
     readme = (PROTOCOL_DIR / "README.md").read_text(encoding="utf-8")
     for model in (*m.CLIENT_TYPES, *m.SERVER_TYPES):
         assert f"`{model.model_fields['type'].default}`" in readme, model.__name__
+
+
+def test_asyncapi_says_what_answers_each_request_and_which_messages_never_carry_an_id() -> None:
+    messages = asyncapi()["components"]["messages"]
+    server_names = {t.model_fields["type"].default for t in m.SERVER_TYPES}
+    for model in m.CLIENT_TYPES:
+        name = model.model_fields["type"].default
+        reply, numbered = ANSWERS[name]
+        assert reply in server_names
+        assert messages[name]["description"].startswith(f"Answer: `{reply}`"), name
+        assert (reply in NEVER_NUMBERED) is not numbered, name
+    for name in NEVER_NUMBERED:
+        assert messages[name]["examples"][0]["payload"]["id"] is None, name

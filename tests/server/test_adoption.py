@@ -253,3 +253,57 @@ async def test_a_journal_that_does_not_replay_stops_no_other_adoption(
     await _eventually(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted")
     assert "r-a-broken01" not in srv.rooms
     assert not await lobby.take_lease("r-a-broken01", "node-c", 30.0)  # tried again when the lease ends
+
+
+async def test_a_player_whose_room_is_being_adopted_is_told_to_retry_until_it_is_back(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    """Between a node's death and the adoption of its room, a returning player is not welcomed
+    as if its seat were lost: it gets ``node_unavailable`` with a hint, and later its seat."""
+    await _journaled_room(lobby, "r-moving0001", GONE, finished=False)
+    token = "a-resume-token-of-annas"
+    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-moving0001", 0))
+    assert await lobby.take_lease("r-moving0001", "node-c", 30.0)  # node-c is adopting it, slowly
+    srv = await _start(servers, CardaviaServer(node))
+    anna = await client(f"ws://127.0.0.1:{srv.port}/")
+    welcome = await anna.hello(resume=token)
+    assert welcome.room is None
+    moving: m.Error = await anna.expect(m.Error)
+    assert (moving.code, moving.id) == ("node_unavailable", 1)
+    assert moving.retry_after is not None
+    assert moving.retry_after > 0
+    await lobby.release_lease("r-moving0001", "node-c")  # node-c died too: node-a adopts it
+    await _eventually(lambda: _in(srv, "r-moving0001"), "the room was adopted")
+    back = await client(f"ws://127.0.0.1:{srv.port}/")
+    again = await back.hello(resume=welcome.resume)
+    assert again.room == "r-moving0001"
+    assert (await back.expect(m.Snapshot)).seat == 0
+
+
+async def test_the_python_session_keeps_trying_while_its_room_moves_and_sits_down_again(
+    node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
+) -> None:
+    from cardavia.clients.cli.session import Reconnected, Session
+
+    await _journaled_room(lobby, "r-moving0002", GONE, finished=False)
+    token = "another-resume-token-of-annas"
+    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-moving0002", 0))
+    assert await lobby.take_lease("r-moving0002", "node-c", 30.0)
+    srv = await _start(servers, CardaviaServer(node))
+    session = Session(f"ws://127.0.0.1:{srv.port}/", "Anna", resume=token, max_backoff=0.2)
+    await session.connect()
+    await asyncio.sleep(0.5)  # a few attempts, each told the room is moving
+    await lobby.release_lease("r-moving0002", "node-c")
+    try:
+        async with asyncio.timeout(10):
+            async for item in session.messages():
+                assert not isinstance(item, m.Error), item  # nothing for the player to act on
+                if isinstance(item, Reconnected):
+                    assert item.resumed
+                if isinstance(item, m.Snapshot):
+                    break
+        assert session.room is not None
+        assert session.room.room == "r-moving0002"
+        assert session.store.seat == 0
+    finally:
+        await session.close()

@@ -160,18 +160,6 @@ async def test_bots_fill_the_seats_after_the_waiting_time(url: str) -> None:
     assert result.record
 
 
-async def test_a_connection_may_create_only_so_many_rooms(server: CardaviaServer, url: str) -> None:
-    anna = await client(url)
-    await anna.hello()
-    codes = []
-    for number in range(server.config.max_rooms_per_connection + 1):
-        await anna.send(m.CreateRoom(id=number, game="scopa", humans=0))
-        message = await anna.expect(m.Snapshot | m.Error)  # type: ignore[arg-type]
-        codes.append(message.code if isinstance(message, m.Error) else "ok")
-    assert codes[-1] == "too_many_rooms"
-    assert codes[:-1] == ["ok"] * server.config.max_rooms_per_connection
-
-
 async def test_chat_is_rate_limited(url: str) -> None:
     anna = await client(url)
     await anna.hello()
