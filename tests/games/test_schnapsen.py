@@ -427,17 +427,19 @@ def test_marriage_never_credited_without_a_trick() -> None:
     assert end["marriage_points"] == [0, 0]
 
 
+MARRIAGE_FOR_66 = """
+    dealer: 1
+    turn: 0
+    trump: H
+    talon: QC KC QS JH
+    hands: KD QD AD KS TD / JD AH TH KH QH
+    won: AC TC AS TS JC JS / -
+"""
+"""Seat 0 has 46 card points and announces the diamond marriage (20): 66 at the announcement."""
+
+
 def test_marriage_reaching_66_ends_the_deal_at_the_announcement() -> None:
-    state = pos(
-        """
-        dealer: 1
-        turn: 0
-        trump: H
-        talon: QC KC QS JH
-        hands: KD QD AD KS TD / JD AH TH KH QH
-        won: AC TC AS TS JC JS / -
-        """
-    )
+    state = pos(MARRIAGE_FOR_66)
     state, events = act(state, "KD+m")
     assert [e["type"] for e in events] == ["marriage", "play", "deal_end", "deal"]  # nobody follows
     assert events[1] == {"type": "play", "seat": 0, "card": "KD"}
@@ -451,17 +453,7 @@ def test_marriage_reaching_66_ends_the_deal_at_the_announcement() -> None:
 
 
 def test_marriage_reaching_66_to_end_the_match_leaves_the_announced_card_on_the_table() -> None:
-    state = pos(
-        """
-        counts: 3 7
-        dealer: 1
-        turn: 0
-        trump: H
-        talon: QC KC QS JH
-        hands: KD QD AD KS TD / JD AH TH KH QH
-        won: AC TC AS TS JC JS / -
-        """
-    )
+    state = pos("counts: 3 7\n" + MARRIAGE_FOR_66)
     state, events = act(state, "KD+m")
     assert [e["type"] for e in events] == ["marriage", "play", "deal_end", "game_over"]
     assert state.result is not None
