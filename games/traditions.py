@@ -2,8 +2,11 @@
 
 ``data/traditions.json`` holds every tradition (regional pack) with its English
 texts; ``data/i18n/<lang>.json`` holds, per language, the suit names of each
-suit system, the rank names of each rank scheme, the card-name format, game
-names, and translated tradition names, descriptions and place names.
+suit system, the rank names of each rank scheme (``ranks``: the pack's own
+regional court names, "Cavallo", "Ober"; ``rank_words``: the language's own
+words for them, "Riddare", "Wyżnik"), the corner indices of French-suited
+cards (``rank_indices``), the card-name format, game names, and translated
+tradition names, descriptions and place names.
 
 Names never raise for a language: an unknown language, or a key a language
 file lacks, falls back to English. They do raise for a tradition that does not
@@ -203,33 +206,48 @@ def suit_name(suit: str, tradition: str, lang: str = DEFAULT_LANGUAGE) -> str:
     return name
 
 
-def rank_name(rank: str, tradition: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The name of a rank letter (A 2-9 T J Q K, or B / R for the jokers) in this pack."""
+def rank_name(rank: str, tradition: str, lang: str = DEFAULT_LANGUAGE, *, regional: bool = True) -> str:
+    """The name of a rank letter (A 2-9 T J Q K, or B / R for the jokers) in this pack.
+
+    ``regional`` keeps the pack's own court names in every language (a Swedish page says
+    "Cavallo" for a Bolognese card); otherwise the ranks are named in the language's words
+    ("Riddare"), so a reader who knows no Italian or German still reads every card.
+    """
     pack = get_tradition(tradition)
     key = "T" if rank == "10" else rank.upper() if isinstance(rank, str) else ""
     if key not in {c.rank for c in pack.deck}:
         raise _not_in_pack(f"rank {rank!r}", pack)
-    name = _lookup(lang, "ranks", pack.rank_scheme, key)
+    own = None if regional else _own_word(lang, pack.rank_scheme, key)
+    name = own or _lookup(lang, "ranks", pack.rank_scheme, key)
     if name is None:
         raise CardError(f"no name for rank {rank!r} of the {pack.rank_scheme} rank names")
     return name
 
 
-def card_name(card: Card, tradition: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The card as players of this pack call it in ``lang``, e.g. "Mynt · 7"."""
+def _own_word(lang: str, scheme: str, rank: str) -> str | None:
+    """The language's own word for a rank of the scheme (never the English one for another language)."""
+    node = language_data(lang).get("rank_words")
+    words = node.get(scheme) if isinstance(node, Mapping) else None
+    word = words.get(rank) if isinstance(words, Mapping) else None
+    return word if isinstance(word, str) else None
+
+
+def card_name(card: Card, tradition: str, lang: str = DEFAULT_LANGUAGE, *, regional: bool = True) -> str:
+    """The card as players of this pack call it in ``lang``, e.g. "Mynt · 7" (``regional``: see
+    ``rank_name``)."""
     pack = get_tradition(tradition)
     if not pack.contains(card):
         raise _not_in_pack(f"card {card.code}", pack)
-    rank = rank_name(card.rank, tradition, lang)
+    rank = rank_name(card.rank, tradition, lang, regional=regional)
     if card.is_joker:
         return (_lookup(lang, "joker_format") or "{rank}").format(rank=rank)
     suit = suit_name(card.suit, tradition, lang)
     return (_lookup(lang, "card_format") or "{suit} · {rank}").format(suit=suit, rank=rank)
 
 
-def deck_names(tradition: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
-    """Card code -> localized name for every card of the pack."""
-    return {c.code: card_name(c, tradition, lang) for c in get_tradition(tradition).deck}
+def deck_names(tradition: str, lang: str = DEFAULT_LANGUAGE, *, regional: bool = True) -> dict[str, str]:
+    """Card code -> localized name for every card of the pack (``regional``: see ``rank_name``)."""
+    return {c.code: card_name(c, tradition, lang, regional=regional) for c in get_tradition(tradition).deck}
 
 
 def catalogue(lang: str = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:

@@ -11,7 +11,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select
 
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import Modal
@@ -66,13 +67,22 @@ def room_fields(
 
 class CreateRoomScreen(Modal[Fields | None]):
     DEFAULT_CSS = """
-    CreateRoomScreen .modal-box { width: 70; }
+    CreateRoomScreen .modal-box { width: 76; max-width: 100%; padding: 0 1; max-height: 100%; }
+    CreateRoomScreen .modal-box .title { margin-bottom: 0; }
     CreateRoomScreen VerticalScroll { height: auto; max-height: 30; }
-    CreateRoomScreen Select, CreateRoomScreen Input { width: 100%; }
-    CreateRoomScreen #buttons { height: auto; margin-top: 1; }
+    CreateRoomScreen .field, CreateRoomScreen #options { height: auto; }
+    CreateRoomScreen .field > Label { width: 26; padding-right: 1; }
+    CreateRoomScreen Select, CreateRoomScreen Input { width: 1fr; }
+    CreateRoomScreen #buttons { height: auto; }
+    CreateRoomScreen #buttons Button { margin-right: 2; }
     CreateRoomScreen #problem { color: $error; }
     """
-    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "create", "create")]
+    FIXED_ROWS = 6
+    """Rows of the box besides its fields: border, title, the problem line, the buttons, the footer."""
+    BINDINGS = [
+        Binding("escape", "cancel", "back"),
+        Binding("ctrl+s", "create", "create the room", priority=True),
+    ]
 
     def __init__(self, catalogue: Catalogue, game: str, deck: str, level: str | None) -> None:
         super().__init__()
@@ -82,30 +92,57 @@ class CreateRoomScreen(Modal[Fields | None]):
         self.level = level
 
     def compose(self) -> ComposeResult:
+        # one line per field (compact widgets, the name beside it), so the whole form and its
+        # buttons fit a terminal of 24 rows; the fields scroll when a game has many options
         with self.box():
-            yield Label("Create a room", classes="title")
+            yield Label("Create a room (ctrl+s creates, escape goes back)", classes="title")
             with VerticalScroll():
-                yield Label("Game")
-                yield Select(
-                    [(g.name, g.id) for g in self.catalogue.games],
-                    value=self.game,
-                    allow_blank=False,
-                    id="game",
+                yield self._field(
+                    "Game",
+                    Select(
+                        [(g.name, g.id) for g in self.catalogue.games],
+                        value=self.game,
+                        allow_blank=False,
+                        id="game",
+                        compact=True,
+                    ),
                 )
-                yield Label("Deck")
-                yield Select(self._decks(), value=self.deck or Select.NULL, allow_blank=False, id="deck")
+                yield self._field(
+                    "Deck",
+                    Select(
+                        self._decks(),
+                        value=self.deck or Select.NULL,
+                        allow_blank=False,
+                        id="deck",
+                        compact=True,
+                    ),
+                )
                 yield Vertical(id="options")
-                yield Label("Seats for people (the others get bots)")
-                yield Select(self._humans(), value=1, allow_blank=False, id="humans")
-                yield Label("Bot level")
-                yield Select(self._levels(), allow_blank=False, id="level")
-                yield Checkbox("Private: joined only by its code", id="private")
-                yield Label("Turn timer in seconds (empty: none)")
-                yield Input(placeholder="e.g. 30", id="timer")
+                yield self._field(
+                    "Seats for people",
+                    Select(self._humans(), value=1, allow_blank=False, id="humans", compact=True),
+                )
+                yield self._field(
+                    "Bots in the other seats",
+                    Select(self._levels(), allow_blank=False, id="level", compact=True),
+                )
+                yield Checkbox("Private: joined only by its code", id="private", compact=True)
+                yield self._field(
+                    "Turn timer, seconds", Input(placeholder="empty: none, e.g. 30", id="timer", compact=True)
+                )
             yield Label("", id="problem")
             with Horizontal(id="buttons"):
-                yield Button("Create", variant="primary", id="create")
-                yield Button("Cancel", id="cancel")
+                yield Button("Create", variant="primary", id="create", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+        yield Footer()
+
+    @staticmethod
+    def _field(name: str, widget: Widget) -> Horizontal:
+        return Horizontal(Label(name), widget, classes="field")
+
+    def on_resize(self) -> None:
+        """Keep the buttons on screen: the fields scroll within what the terminal leaves them."""
+        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FIXED_ROWS)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).can_focus = False  # tab goes from field to field
@@ -128,8 +165,10 @@ class CreateRoomScreen(Modal[Fields | None]):
         box = self.query_one("#options", Vertical)
         box.remove_children()
         for name, default in self.catalogue.game(self.game).options.items():
-            box.mount(Label(f"{name} (default {default})"))
-            box.mount(Input(placeholder=str(default), id=f"option-{name}", classes="option"))
+            field = Input(
+                placeholder=f"default {default}", id=f"option-{name}", classes="option", compact=True
+            )
+            box.mount(self._field(name, field))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id != "game" or event.value == self.game or not isinstance(event.value, str):

@@ -37,6 +37,8 @@ class HandWidget(Widget):
         self.active = False
         """Our turn: unplayable cards are dimmed and the cursor skips them."""
         self.playable: Callable[[str], bool] = lambda code: False
+        self.compact = False
+        """Drawn by corner indices, chips side by side (set by the last layout)."""
         self._spots: list[tuple[int, int, int, int]] = []
         """(line, first column, last column + 1, card index) of each chip, for clicks."""
 
@@ -109,26 +111,43 @@ class HandWidget(Widget):
             self.refresh()
 
     # -------------------------------------------------------------- drawing
-    def _chip(self, index: int) -> Text:
+    def _chip(self, index: int, compact: bool = False) -> Text:
         code = self.cards[index]
-        mark = "✓" if index in self.selected else f"{index + 1}" if index < 9 else " "
-        label = f" {mark} {self.names.card(code)} "
+        short = self.names.short(code) if compact else None
+        if short is not None:
+            label = f"{short} "
+        else:
+            mark = "✓" if index in self.selected else f"{index + 1}" if index < 9 else " "
+            label = f" {mark} {self.names.card(code)} "
+        red = code[1:] in ("H", "D") or code == "RJ"
         if index == self.cursor:
-            style = "bold reverse"
+            # a selected card under the cursor stays green: compact chips have no ✓ to show it
+            style = "bold underline black on green" if index in self.selected else "bold reverse"
         elif index in self.selected:
             style = "black on green"
         elif self.active and not self.playable(code):
             style = "grey50 on grey19"
         else:
-            style = "black on white"
+            style = "red on white" if short is not None and red else "black on white"
         return Text(label, style=style)
 
     def _layout(self, width: int) -> list[list[tuple[int, Text]]]:
+        """Chips with full names; a hand that would take more than two lines so (Dou Dizhu's
+        twenty cards) is shown by corner indices, "K♠ 10♥", which fit one line of 80 columns."""
+        self.compact = False
+        lines = self._lines(width, compact=False)
+        if len(lines) > 2 and all(self.names.short(c) is not None for c in self.cards):
+            self.compact = True
+            lines = self._lines(width, compact=True)
+        return lines
+
+    def _lines(self, width: int, *, compact: bool) -> list[list[tuple[int, Text]]]:
+        gap = 0 if compact else 1
         lines: list[list[tuple[int, Text]]] = [[]]
         used = 0
         for index in range(len(self.cards)):
-            chip = self._chip(index)
-            need = chip.cell_len + (1 if lines[-1] else 0)
+            chip = self._chip(index, compact)
+            need = chip.cell_len + (gap if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])
                 used, need = 0, chip.cell_len
@@ -146,7 +165,7 @@ class HandWidget(Widget):
                 out.append("\n")
             column = 0
             for position, (index, chip) in enumerate(line):
-                if position:
+                if position and not self.compact:
                     out.append(" ")
                     column += 1
                 self._spots.append((number, column, column + chip.cell_len, index))

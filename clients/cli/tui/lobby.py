@@ -33,12 +33,13 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     #lobby-title { height: 1; background: $primary-background; padding: 0 1; text-style: bold; }
-    #pickers { height: 1fr; }
+    #pickers { height: 3fr; min-height: 9; }
     #games-box { width: 1fr; border: round $secondary; }
     #decks-box { width: 2fr; border: round $secondary; }
-    #games, #decks { height: 1fr; }
-    #deck-info { height: auto; padding: 0 1; color: $text-muted; }
-    #rooms-box { height: 1fr; border: round $secondary; }
+    #games, #decks { height: 1fr; min-height: 3; }
+    #deck-info { height: auto; max-height: 3; padding: 0 1; color: $text-muted; overflow-y: auto; }
+    #rooms-box { height: 2fr; min-height: 5; border: round $secondary; }
+    #rooms { height: 1fr; }
     #lobby-status { height: auto; padding: 0 1; }
     """
     BINDINGS = [

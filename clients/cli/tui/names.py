@@ -2,6 +2,8 @@
 
 The server speaks card codes; people read names. A code the pack does not
 know (a deck this client has never heard of) is shown as the code itself.
+Ranks are named in the player's language ("Svärd · Riddare", not "Svärd ·
+Cavallo"): a player who chose Swedish may know no Italian or German.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from cardavia.games.traditions import (
     default_tradition,
     game_name,
     get_tradition,
+    language_data,
     normalize_language,
     suit_name,
 )
@@ -26,10 +29,16 @@ class CardNames:
     def __init__(self, deck: str | None, lang: str = "en", game: str | None = None) -> None:
         self.lang = normalize_language(lang)
         self.deck = _pack(deck, game)
-        self._names = deck_names(self.deck, self.lang) if self.deck else {}
+        self._names = deck_names(self.deck, self.lang, regional=False) if self.deck else {}
+        self._short = _short_names(self.deck, self.lang)
 
     def card(self, code: str) -> str:
         return self._names.get(code, code)
+
+    def short(self, code: str) -> str | None:
+        """The card's corner index ("K♠", "10♥"), for a hand too long for full names; None if
+        the pack has no such index (suits other than French ones)."""
+        return self._short.get(code)
 
     def cards(self, codes: Iterable[str], sep: str = ", ") -> str:
         return sep.join(self.card(c) for c in codes) or "nothing"
@@ -50,6 +59,24 @@ class CardNames:
             return game_name(game_id, self.lang)
         except CardaviaError:
             return game_id
+
+
+SUIT_SYMBOLS = {"D": "♦", "H": "♥", "S": "♠", "C": "♣"}
+JOKER_SYMBOLS = {"BJ": "☆", "RJ": "★"}
+"""Dou Dizhu's small (black) and big (red) jokers."""
+
+
+def _short_names(deck: str | None, lang: str) -> dict[str, str]:
+    if deck is None or get_tradition(deck).suit_system != "french":
+        return {}
+    indices = language_data(lang).get("rank_indices", {}).get("french", {})
+    out: dict[str, str] = {}
+    for card in get_tradition(deck).deck:
+        if card.is_joker:
+            out[card.code] = JOKER_SYMBOLS.get(card.code, card.code)
+        else:
+            out[card.code] = str(indices.get(card.rank, card.rank)) + SUIT_SYMBOLS[card.suit]
+    return out
 
 
 def _pack(deck: str | None, game: str | None) -> str | None:

@@ -139,6 +139,7 @@ class TableScreen(Screen[None]):
         self.menu, self.sent, self.deadline = self._no_moves(), None, None
         if new_match:
             self.result, self.last_deal_end = None, None
+            self.status("")  # the rematch is no longer being asked for: it has begun
             self.write("A new match begins")
         elif started:
             self.write("The match begins: " + ", ".join(self.renderer.ctx.players))
@@ -395,6 +396,10 @@ class TableScreen(Screen[None]):
         """Select the cards of the next legal play (after the one selected now)."""
         plays = self.menu.suggestions()
         if not plays:
+            passing = next((e for e in self.menu.extras if e.action.get("pass")), None)
+            if passing is not None:  # nothing in hand beats the table: say so rather than nothing
+                self.query_one(HandWidget).clear()
+                self.status(f"only a pass is possible: press {passing.key} to pass")
             return
         hand = self.query_one(HandWidget)
         now = sorted(hand.selected_cards())

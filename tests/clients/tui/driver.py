@@ -85,9 +85,11 @@ async def play_match(
     *,
     limit: float = HANG,
     stop: type[Screen[Any]] = MatchSummaryScreen,
+    look: Callable[[], None] | None = None,
 ) -> tuple[Screen[Any], int, int]:
     """Answer every turn with a random offered action, closing deal summaries, until a ``stop``
-    screen shows (the match summary). Returns that screen, the moves made and the deal summaries seen."""
+    screen shows (the match summary). Returns that screen, the moves made and the deal summaries seen.
+    ``look`` is called at each turn before the move, to check what the screen shows then."""
     moves = deals = 0
     played: int | None = None
 
@@ -110,5 +112,8 @@ async def play_match(
             continue
         table = table_of(app)
         played = table.turn_seq
+        if look is not None:
+            await pilot.pause()  # the turn's layout is drawn
+            look()
         await play_by_keys(pilot, app, rng.choice(table.menu.legal))
         moves += 1

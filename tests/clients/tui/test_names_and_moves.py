@@ -13,12 +13,12 @@ from tests.clients.tui.positions import schnapsen, scopa
 @pytest.mark.parametrize(
     ("lang", "seven_of_coins", "king_of_swords"),
     [
-        ("en", "Coins · 7", "Swords · Re"),
+        ("en", "Coins · 7", "Swords · King"),
         ("it", "Denari · 7", "Spade · Re"),
-        ("sv", "Mynt · 7", "Svärd · Re"),
-        ("nb", "Mynt · 7", "Sverd · Re"),
-        ("es", "Oros · 7", "Espadas · Re"),
-        ("pl", "Monety · 7", "Miecze · Re"),
+        ("sv", "Mynt · 7", "Svärd · Kung"),
+        ("nb", "Mynt · 7", "Sverd · Konge"),
+        ("es", "Oros · 7", "Espadas · Rey"),
+        ("pl", "Monety · 7", "Miecze · Król"),
     ],
 )
 def test_card_names_follow_the_language_and_the_pack(
@@ -70,7 +70,7 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
         "schnapsen", [a.to_data() for a in state.legal_actions(0)], state.view(0), CardNames("schnapsen")
     )
     labels = [o.label for o in menu.options("QH")]
-    assert labels == ["play Hearts · Dame", "lead Hearts · Dame and announce the marriage in Hearts (20)"]
+    assert labels == ["play Hearts · Queen", "lead Hearts · Queen and announce the marriage in Hearts (20)"]
     assert [o.action for o in menu.options("QH")] == [
         {"play": "QH", "marriage": False},
         {"play": "QH", "marriage": True},
@@ -78,7 +78,7 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
     exchange, close = menu.extra("x"), menu.extra("c")
     assert exchange is not None
     assert exchange.action == {"exchange": "JD"}
-    assert exchange.label == "exchange Diamonds · Bube for Diamonds · Ass"
+    assert exchange.label == "exchange Diamonds · Jack for Diamonds · Ace"
     assert close is not None
     assert close.action == {"close": True}
     assert len(menu.options("JD")) == 1

@@ -24,7 +24,7 @@ def test_a_scopa_capture_reads_as_one_line_with_its_scopa() -> None:
     assert table.describe(events) == ["Anna took Batons · 3 + Batons · 4 with Coins · 7 — scopa!"]
     laid = get_game("scopa").action_from_data({"play": "QD", "capture": []})
     _, events = state.apply(laid, seat=1)
-    assert table.describe(events) == ["Bruno lays Coins · Cavallo on the table"]
+    assert table.describe(events) == ["Bruno lays Coins · Knight on the table"]
 
 
 def test_the_scopa_board_shows_the_table_the_deck_and_the_other_hand() -> None:
@@ -117,9 +117,9 @@ def test_the_schnapsen_board_shows_trumps_the_turned_card_and_the_trick() -> Non
     table = table_for("schnapsen", context("schnapsen"))
     text = plain(table.board(state.view(0)))
     assert "Diamonds" in text
-    assert "turned up:  Diamonds · Ass" in text
-    assert "Bruno:  Spades · Ass" in text
-    assert table.describe(events) == ["Bruno plays Spades · Ass"]
+    assert "turned up:  Diamonds · Ace" in text
+    assert "Bruno:  Spades · Ace" in text
+    assert table.describe(events) == ["Bruno plays Spades · Ace"]
 
 
 def test_briscola_shows_the_trump_card_and_who_won_the_trick() -> None:

@@ -50,6 +50,10 @@ class DouDizhuTable(GameTable):
     def describe_event(self, event: Event, following: Event | None, lines: list[str]) -> None:
         kind = event.get("type")
         who = self.ctx.who(event.get("seat"))
+        if kind == "landlord":  # remembered for the match's last line, which has no view to read
+            self._landlord = event.get("seat")
+        elif kind == "deal" and isinstance(event.get("deal"), int) and event["deal"] > 1:
+            self._deals = event["deal"]
         if kind == "bid":
             lines.append(f"{who}: {self.bid_text(event.get('bid'))}")
         elif kind == "landlord":
@@ -100,4 +104,50 @@ class DouDizhuTable(GameTable):
             stake = f"Bid {detail.get('bid')} x multiplier {detail.get('multiplier', 1)}"
             out.notes.append(stake + (f" ({', '.join(why)})" if why else ""))
             out.notes.append("The landlord wins or loses twice the stake; each peasant once")
+        return out
+
+    # ------------------------------------------------------------- the match
+    def _side(self, scores: list[int], landlord: object, deals: object) -> list[int] | None:
+        """The peasants' two seats when they share the top score of a one-deal match: their side
+        won (the engine names no single winner then)."""
+        if not scores or landlord is None or deals not in (None, 1):
+            return None
+        top = max(scores)
+        leaders = [s for s, score in enumerate(scores) if score == top]
+        return leaders if leaders == [s for s in range(len(scores)) if s != landlord] else None
+
+    def _both(self, seats: list[int], *, start: bool = False) -> str:
+        """The two seats by name, "you" first; ``start``: at the start of a sentence."""
+        names = [self.ctx.who(s) for s in seats if s != self.ctx.seat]
+        if self.ctx.seat in seats:
+            names.insert(0, "You" if start else "you")
+        return " and ".join(names)
+
+    def match_line(self, event: Event) -> str:
+        scores = [int(s) for s in event.get("scores") or []]
+        side = self._side(scores, self._landlord, self._deals) if event.get("winner") is None else None
+        if side is None:
+            return super().match_line(event)
+        shown = ", ".join(str(s) for s in scores)
+        return f"Match over: the peasants win, {self._both(side)} (scores {shown})"
+
+    _landlord: object = None
+    """The last deal's landlord, from its ``landlord`` event (the log has no view)."""
+    _deals: object = None
+    """The highest deal number seen in a ``deal`` event (None: only the first deal)."""
+
+    def match_summary(self, result: Event, view: View) -> Breakdown:
+        out = super().match_summary(result, view)
+        scores = [int(s) for s in result.get("scores") or []]
+        detail = (view.get("last_deal") or {}).get("detail") or {}
+        landlord = view.get("landlord", detail.get("landlord"))
+        side = self._side(scores, landlord, view.get("deals", 1)) if result.get("winner") is None else None
+        if side is not None:
+            both = self._both(side)
+            out.title = (
+                f"{self._both(side, start=True)} win as the peasants!"
+                if self.ctx.seat in side
+                else f"The peasants win: {both}"
+            )
+            out.notes[0] = f"Why: the peasants, {both}, went out before the landlord and share the top score"
         return out
