@@ -104,6 +104,16 @@ def _decks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from cardavia.games.rules import rules_text
+
+    text = rules_text(args.game, args.lang)
+    if text.lang != args.lang.split("-")[0]:
+        print(f"(the rules of {args.game} are not in {args.lang} yet: English follows)", file=sys.stderr)
+    print(text.markdown.rstrip())
+    return 0
+
+
 def _schema(args: argparse.Namespace) -> int:
     from cardavia.protocol.schema import render
 
@@ -339,6 +349,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="protocol/schema", help="folder (default protocol/schema)")
     p.add_argument("--check", action="store_true", help="only check the files are current")
     p.set_defaults(run=_schema)
+
+    p = sub.add_parser("rules", help="print a game's rules (Markdown)")
+    p.add_argument("game", choices=games)
+    p.add_argument("--lang", default="en", help="language of the text (en it sv nb es pl; default en)")
+    p.set_defaults(run=_rules)
 
     p = sub.add_parser("decks", help="list the deck traditions")
     p.add_argument("--lang", default="en", help="language of names (en it sv nb es pl)")
