@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardavia.cli import main
@@ -19,18 +21,111 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "J, Q and K = 10",
             "settebello", "11", "target",
         ],
+        "it": [
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "J, Q e K = 10",
+            "settebello", "11", "target",
+        ],
+        "sv": [
+            "7 = 21", "6 = 18", "E = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "Kn, R och K = 10",
+            "settebello", "minst 11 poäng", "`target`",
+        ],
+        "nb": [
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "og J, Q og K = 10",
+            "settebello", "11 poeng", "target",
+        ],
+        "es": [
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "settebello",
+            "11 puntos", "target", "escoba", "primiera",
+        ],
+        "pl": [
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "W, R i K = 10",
+            "settebello", "11", "`target`",
+        ],
     },
     "briscola": {
-        "en": ["A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120", "60"],
+        "en": [
+            "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120", "60",
+        ],
+        "it": [
+            "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120", "60", "briscola",
+        ],
+        "sv": [
+            "E = 11", "3 = 10", "K = 4", "R = 3", "Kn = 2", "(7, 6, 5, 4 och 2) = 0", "120 poäng",
+            "Har båda spelarna 60 blir det oavgjort", "E > 3 > K > R > Kn > 7 > 6 > 5 > 4 > 2",
+        ],
+        "nb": [
+            "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "60",
+            "A > 3 > K > Q > J > 7 > 6 > 5 > 4 > 2",
+        ],
+        "es": [
+            "Brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 puntos", "más de 60", "triunfo",
+            "baza",
+        ],
+        "pl": [
+            "A = 11", "3 = 10", "K = 4", "R = 3", "W = 2", "120 punktów", "więcej niż 60",
+            "obaj mają po 60",
+        ],
     },
     "schnapsen": {
-        "en": ["A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120", "66", "33", "20", "40", "target"],
+        "en": [
+            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120", "66", "33", "20", "40", "target",
+        ],
+        "it": [
+            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120", "66", "33", "20", "40", "target",
+            "matrimonio",
+        ],
+        "sv": [
+            "E = 11", "10 = 10", "K = 4", "D = 3", "Kn = 2", "**66** poäng", "minst **33** poäng",
+            "**20** poäng", "**40** i trumf", "`target`", "mariage",
+        ],
+        "nb": [
+            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "**66**", "**33**",
+            "**20** poeng, eller **40** i trumf", "`target`",
+        ],
+        "es": [
+            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "**66**", "**33**", "**20**", "**40**",
+            "`target`", "cerrar",
+        ],
+        "pl": [
+            "A = 11", "10 = 10", "K = 4", "D = 3", "W = 2", "**66** punktów", "co najmniej **33** punkty",
+            "**20** punktów", "**40** w atutach", "`target`", "120 punktów",
+        ],
     },
     "doudizhu": {
-        "en": ["17", "bomb", "rocket", "spring", "doubles", "deals", "landlord", "peasant"],
+        "en": [
+            "17", "bomb", "rocket", "spring", "doubles", "deals", "landlord", "peasant",
+        ],
+        "it": [
+            "17", "bomba", "razzo", "primavera", "raddoppia", "deals", "padrone", "contadini",
+        ],
+        "sv": [
+            "Varje spelare får **17** kort", "**3** kort läggs med baksidan upp", "**Bomb**", "**Raket**",
+            "**vår**", "**omvänd vår**", "**fördubblas**", "`deals`", "**godsägare**", "**bönderna**",
+            "Varje bonde",
+        ],
+        "nb": [
+            "**17**", "bombe", "rakett", "vår", "dobles", "`deals`", "godseier", "bonde",
+        ],
+        "es": [
+            "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "`deals`",
+            "**terrateniente**", "**campesinos**", "+ 2 × puja × multiplicador",  # noqa: RUF001 (the sign the text uses)
+        ],
+        "pl": [
+            "**17** kart", "**3** karty zostają zakryte jako **musik**", "**Bomba**", "**Rakieta**",
+            "**wiosnę**", "**podwaja się**", "`deals`", "obszarnik", "chłop", "odwróconą wiosnę",
+        ],
     },
 }
 """What each text must say, in its language's words: the spec's numbers and the options' names."""
+
+NUMBERS: dict[str, list[str]] = {
+    "scopa": ["21", "18", "16", "15", "14", "13", "12", "11", "target"],
+    "briscola": ["11", "10", "4", "3", "2", "120", "60"],
+    "schnapsen": ["11", "10", "4", "3", "2", "120", "66", "33", "20", "40", "target"],
+    "doudizhu": ["17", "deals"],
+}
+"""What every language's text must hold as it is: numbers, and the options' names as the software
+spells them."""
 
 
 def test_every_game_has_its_rules_in_english() -> None:
@@ -44,10 +139,25 @@ def test_each_text_states_the_decided_rules(game: str, lang: str) -> None:
     text = rules_text(game, lang)
     assert text.lang == lang
     assert lang in FACTS[game], f"{game}.{lang}.md has no facts to be checked against"
-    missing = [fact for fact in FACTS[game][lang] if fact not in text.markdown]
+    missing = [fact for fact in FACTS[game][lang] + NUMBERS[game] if fact not in text.markdown]
     assert not missing, f"{game}.{lang}.md does not say {missing}"
     if lang == "en":
         assert text.sections() == SECTIONS
+    else:  # the same sections in the same order, in its own words
+        assert len(text.sections()) == len(SECTIONS)
+        assert not set(text.sections()) & set(SECTIONS) - {"Dou Dizhu"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_text_copies_an_english_sentence(game: str) -> None:
+    english = rules_text(game).markdown
+    # sentences of at least five words (numbers and sums alone are the same in every language)
+    sentences = {
+        s.strip() for s in re.split(r"(?<=[.!?:])\s+", english) if len(re.findall(r"[A-Za-z]{2,}", s)) >= 5
+    }
+    for lang in languages_of(game)[1:]:
+        copied = [s for s in sentences if s in rules_text(game, lang).markdown]
+        assert not copied, f"{game}.{lang}.md keeps English sentences: {copied[:3]}"
 
 
 def test_a_language_without_a_text_gets_the_english_one() -> None:
