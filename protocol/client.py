@@ -66,6 +66,9 @@ class Requests:
     def get_record(self, record: str) -> m.GetRecord:
         return m.GetRecord(id=self.next_id(), record=record)
 
+    def get_rules(self, game: str, lang: str | None = None) -> m.GetRules:
+        return m.GetRules.model_validate({"id": self.next_id(), "game": game, "lang": lang})
+
     def chat(self, text: str) -> m.Chat:
         return m.Chat(id=self.next_id(), text=text)
 

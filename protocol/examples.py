@@ -44,6 +44,7 @@ CLIENT_EXAMPLES: Final[list[m.Request]] = [
     m.Resync(id=12),
     m.Spectate(id=13, room="r-7f3a"),
     m.Chat(id=14, text="Bella scopa!"),
+    m.GetRules(id=16, game="briscola", lang="it"),
     m.GetRecord(id=15, record="rec-20261130-0001"),
 ]
 
@@ -84,6 +85,7 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
     ),
     m.Redirect(id=5, url="ws://node-b.example:8765/", room="r-7f3a", reservation="rsv-91c2"),
     m.ChatMessage(seat=1, name="Bot (basic)", text="Ben giocato."),
+    m.Rules(id=16, game="briscola", lang="it", markdown="# Briscola\n\n## Scopo del gioco\n\n..."),
     m.RematchVotes(id=10, asked=[0], waiting=[1]),
     m.Left(id=8, reason="requested"),
     m.Error(

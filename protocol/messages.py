@@ -139,6 +139,14 @@ class Chat(Request):
     text: Annotated[str, PlayerText(max_length=200)]
 
 
+class GetRules(Request):
+    """A game's rules for players, as Markdown; ``lang`` null: the language of the hello."""
+
+    type: Literal["get_rules"] = "get_rules"
+    game: GameId
+    lang: Lang | None = None
+
+
 class GetRecord(Request):
     type: Literal["get_record"] = "get_record"
     record: Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -159,6 +167,7 @@ ClientMessage = Annotated[
     | Resync
     | Spectate
     | Chat
+    | GetRules
     | GetRecord,
     Field(discriminator="type"),
 ]
@@ -258,6 +267,15 @@ class MatchResult(Reply):
     record: str | None = None
 
 
+class Rules(Reply):
+    """A game's rules in ``lang`` (English when the language asked for has no text)."""
+
+    type: Literal["rules"] = "rules"
+    game: GameId
+    lang: str
+    markdown: str
+
+
 class RecordMessage(Reply):
     type: Literal["record"] = "record"
     record_id: str
@@ -314,6 +332,7 @@ ServerMessage = Annotated[
     | DealResult
     | MatchResult
     | RecordMessage
+    | Rules
     | Redirect
     | ChatMessage
     | RematchVotes
@@ -324,9 +343,9 @@ ServerMessage = Annotated[
 
 CLIENT_TYPES: tuple[type[Request], ...] = (
     Hello, GetCatalogue, ListRooms, CreateRoom, JoinRoom, QuickMatch, PlayNow, Leave, Start,
-    Rematch, Act, Resync, Spectate, Chat, GetRecord,
+    Rematch, Act, Resync, Spectate, Chat, GetRules, GetRecord,
 )  # fmt: skip
 SERVER_TYPES: tuple[type[Reply], ...] = (
-    Welcome, Catalogue, Rooms, Snapshot, Delta, YourTurn, DealResult, MatchResult, RecordMessage,
+    Welcome, Catalogue, Rooms, Snapshot, Delta, YourTurn, DealResult, MatchResult, RecordMessage, Rules,
     Redirect, ChatMessage, RematchVotes, Left, Error,
 )  # fmt: skip

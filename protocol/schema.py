@@ -32,6 +32,7 @@ ANSWERS: Final[dict[str, tuple[str, bool]]] = {
     "resync": ("snapshot", False),
     "spectate": ("snapshot", False),
     "chat": ("chat_message", False),
+    "get_rules": ("rules", True),
     "get_record": ("record", True),
 }
 """Request type → (the type of the message that answers it when it succeeds, whether that message

@@ -22,6 +22,7 @@ import time
 from collections.abc import Coroutine
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -31,8 +32,9 @@ from cardavia import __version__
 from cardavia.bots.base import Bot
 from cardavia.bots.registry import levels_for
 from cardavia.bots.registry import make_bot as registered_bot
-from cardavia.games.errors import CardaviaError, IllegalAction
+from cardavia.games.errors import CardaviaError, IllegalAction, UnknownGameError
 from cardavia.games.registry import get_game
+from cardavia.games.rules import rules_text
 from cardavia.games.traditions import default_tradition, get_tradition
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client
@@ -211,7 +213,24 @@ class CardaviaServer:
             del response.headers["Content-Type"]  # respond() set one; Prometheus's replaces it
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
+        if path.startswith("/rules/"):
+            return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
         return None
+
+    @staticmethod
+    def _rules_page(connection: ServerConnection, game: str, target: str) -> Response:
+        """``GET /rules/<game>?lang=xx``: the game's rules as Markdown, for pages and other clients."""
+        query = parse_qs(urlsplit(target).query)
+        lang = (query.get("lang") or ["en"])[0]
+        try:
+            text = rules_text(game, lang)
+        except UnknownGameError:
+            return connection.respond(HTTPStatus.NOT_FOUND, f"no game {game!r}\n")
+        response = connection.respond(HTTPStatus.OK, text.markdown)
+        del response.headers["Content-Type"]
+        response.headers["Content-Type"] = "text/markdown; charset=utf-8"
+        response.headers["Content-Language"] = text.lang
+        return response
 
     def _refresh_gauges(self) -> None:
         self.metrics.connections.set(len(self.connections))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from cardavia.bots.registry import catalogue as bot_catalogue
 from cardavia.bots.registry import levels_for
 from cardavia.games.registry import GAMES, get_game
+from cardavia.games.rules import rules_text
 from cardavia.games.traditions import catalogue as deck_catalogue
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
@@ -319,6 +320,10 @@ class RequestHandlers:
         line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text)
         for other in room.connected():
             other.send(line)
+
+    def _on_get_rules(self, conn: Connection, msg: m.GetRules) -> None:
+        text = rules_text(msg.game, msg.lang or conn.lang)
+        conn.send(m.Rules(id=msg.id, game=msg.game, lang=text.lang, markdown=text.markdown))
 
     async def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
         record = await self.server.records.load(msg.record)

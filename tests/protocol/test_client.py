@@ -26,6 +26,7 @@ def every_request(req: Requests) -> list[m.Request]:
         req.resync(),
         req.spectate(room="r-7f3a"),
         req.chat("Bella scopa!"),
+        req.get_rules("scopa", "pl"),
         req.get_record("r-7f3a-1"),
     ]
 

@@ -43,6 +43,7 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "resync": (m.Snapshot, False),
     "spectate": (m.Snapshot, False),
     "chat": (m.ChatMessage, False),
+    "get_rules": (m.Rules, True),
     "get_record": (m.RecordMessage, True),
 }
 
@@ -215,6 +216,11 @@ async def _chat(url: str) -> tuple[Client, m.Request]:
     return c, c.req.chat("Bella scopa!")
 
 
+async def _get_rules(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    return c, c.req.get_rules("schnapsen")
+
+
 async def _get_record(url: str) -> tuple[Client, m.Request]:
     c = await ready(url)
     await c.send(c.req.play_now("briscola"))
@@ -239,6 +245,7 @@ SCENARIOS: dict[str, Scenario] = {
     "resync": _resync,
     "spectate": _spectate,
     "chat": _chat,
+    "get_rules": _get_rules,
     "get_record": _get_record,
 }
 

@@ -1,0 +1,53 @@
+"""The rules texts as the server serves them: over the protocol (get_rules) and over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+
+import pytest
+
+from cardavia.games.rules import rules_text
+from cardavia.protocol import messages as m
+from cardavia.server.app import CardaviaServer
+from tests.server.conftest import client
+
+
+async def test_rules_come_in_the_language_of_the_hello_unless_another_is_asked(url: str) -> None:
+    ola = await client(url, "Ola")
+    await ola.send(ola.req.hello("Ola", lang="pl"))
+    await ola.expect(m.Welcome)
+    await ola.send(ola.req.get_rules("schnapsen"))
+    polish: m.Rules = await ola.expect(m.Rules)
+    assert (polish.id, polish.game, polish.lang) == (2, "schnapsen", "pl")
+    assert polish.markdown == rules_text("schnapsen", "pl").markdown
+    await ola.send(ola.req.get_rules("doudizhu", "es"))
+    spanish: m.Rules = await ola.expect(m.Rules)
+    assert spanish.lang == "es"
+    assert "terrateniente" in spanish.markdown
+
+
+def _get(server: CardaviaServer, path: str) -> tuple[int, dict[str, str], str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=5) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+async def test_rules_pages_are_served_over_http_on_the_same_port(server: CardaviaServer) -> None:
+    status, headers, body = await asyncio.to_thread(_get, server, "/rules/scopa?lang=sv")
+    assert status == 200
+    assert headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert headers["Content-Language"] == "sv"
+    assert body == rules_text("scopa", "sv").markdown
+    status, headers, body = await asyncio.to_thread(_get, server, "/rules/briscola?lang=de")
+    assert (status, headers["Content-Language"]) == (200, "en")  # a language Cardavia does not speak
+    assert body.startswith("# Briscola")
+
+
+@pytest.mark.parametrize("path", ["/rules/poker", "/rules/", "/rules/../etc/passwd"])
+async def test_a_rules_page_of_no_game_is_not_found(server: CardaviaServer, path: str) -> None:
+    status, _, _ = await asyncio.to_thread(_get, server, path)
+    assert status == 404
