@@ -92,6 +92,14 @@ def make_lobby(config: ServerConfig) -> LobbyStore:
     return MemoryLobby()
 
 
+def _respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
+    """An HTTP answer with ``content_type`` as its only Content-Type (``respond`` sets text/plain)."""
+    response = connection.respond(status, body)
+    del response.headers["Content-Type"]
+    response.headers["Content-Type"] = content_type
+    return response
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -209,10 +217,8 @@ class CardaviaServer:
             return connection.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             self._refresh_gauges()
-            response = connection.respond(HTTPStatus.OK, self.metrics.render().decode())
-            del response.headers["Content-Type"]  # respond() set one; Prometheus's replaces it
-            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
-            return response
+            body = self.metrics.render().decode()
+            return _respond(connection, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if path.startswith("/rules/"):
             return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
         return None
@@ -226,9 +232,7 @@ class CardaviaServer:
             text = rules_text(game, lang)
         except UnknownGameError:
             return connection.respond(HTTPStatus.NOT_FOUND, f"no game {game!r}\n")
-        response = connection.respond(HTTPStatus.OK, text.markdown)
-        del response.headers["Content-Type"]
-        response.headers["Content-Type"] = "text/markdown; charset=utf-8"
+        response = _respond(connection, HTTPStatus.OK, text.markdown, "text/markdown; charset=utf-8")
         response.headers["Content-Language"] = text.lang
         return response
 

@@ -198,8 +198,7 @@ class RequestHandlers:
             await self._start(room)
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
-        if conn.room is not None:  # first out of the room it is in: never two seats of one session
-            await self._leave(conn)
+        await self._leave(conn)  # first out of the room it is in: never two seats of one session
         found = await self.server.lobby.quick_match(msg.game, conn.session, conn.name)
         if found is not None and found[0] not in self.server.rooms:
             entry = await self.server.lobby.get_room(found[0])

@@ -382,7 +382,7 @@ class Room:
             for i, s in enumerate(self.seats)
         ]
         record = make_record(
-            self.state, seats=seats, seed=str(self.entry.extra.get("seed", "")), deck=self.entry.deck
+            self.state, seats=seats, seed=self._seed(), deck=self.entry.deck
         )
         for deal_index, action_index in sorted(self.auto_moves):
             record["deals"][deal_index]["actions"][action_index]["auto"] = True
@@ -461,7 +461,7 @@ class Room:
         """Write the whole match again (the lobby came back having lost it)."""
         if self._journal is None or self.state is None:
             return
-        await self._journal.save_match(self.id, self._header(str(self.entry.extra.get("seed", ""))))
+        await self._journal.save_match(self.id, self._header(self._seed()))
         self._backlog = list(enumerate(self._entries))
         await self.flush()
 
@@ -541,8 +541,8 @@ class Room:
             conn.send(m.Snapshot(room=self.info(), seat=seat, seq=seq, view=view))
 
     def _seed(self) -> str:
-        """The match seed, secret until the match is over: stand-in bots draw from it, so nobody
-        can foresee their choices from anything public."""
+        """The match seed, secret until the match is over: records and journals carry it, and
+        stand-in bots draw from it, so nobody can foresee their choices from anything public."""
         return str(self.entry.extra.get("seed", ""))
 
     def _changed(self) -> None:

@@ -50,10 +50,9 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
@@ -212,8 +211,8 @@ class Session:
         if self._token is not None and welcome.room is None and not self._token_refused:
             welcome, moving = await self._await_home()  # resuming: the room may run elsewhere, or be moving
         self._room_moving = moving
-        first = self._come_back("the room is moving to another node") if moving else None
-        self._reader = asyncio.get_running_loop().create_task(self._read(first), name=f"session-{self.name}")
+        moved = "the room is moving to another node" if moving else None
+        self._reader = asyncio.get_running_loop().create_task(self._read(moved), name=f"session-{self.name}")
         return welcome
 
     async def close(self) -> None:
@@ -287,12 +286,12 @@ class Session:
                 return
             yield item
 
-    async def _read(self, first: Coroutine[Any, Any, None] | None = None) -> None:
-        """Read frames until the session ends; ``first``: reconnect before reading (the room moves)."""
+    async def _read(self, come_back: str | None = None) -> None:
+        """Read frames until the session ends; ``come_back``: first reconnect, for that reason."""
         try:
-            if first is not None:
+            if come_back is not None:
                 await self._drop_quietly()
-                await first
+                await self._come_back(come_back)
             while True:
                 try:
                     await self._pump()

@@ -105,6 +105,12 @@ async def _journaled_room(lobby: RedisLobby, room: str, owner: str, *, finished:
         index += 1
 
 
+async def _annas_room(lobby: RedisLobby, room: str, token: str, *, finished: bool) -> None:
+    """``_journaled_room`` on the stopped node, and Anna's session seated in it under ``token``."""
+    await _journaled_room(lobby, room, GONE, finished=finished)
+    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), room, 0))
+
+
 async def test_a_finished_room_adopted_from_a_stopped_node_closes_when_nobody_comes_back(
     node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
 ) -> None:
@@ -121,9 +127,8 @@ async def test_a_finished_room_adopted_from_a_stopped_node_closes_when_nobody_co
 async def test_a_player_back_at_a_finished_adopted_room_gets_its_result_and_record(
     node: ServerConfig, lobby: RedisLobby, servers: list[CardaviaServer]
 ) -> None:
-    await _journaled_room(lobby, "r-done000002", GONE, finished=True)
     token = "a-resume-token-of-annas"
-    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-done000002", 0))
+    await _annas_room(lobby, "r-done000002", token, finished=True)
     srv = await _start(servers, CardaviaServer(node))
     await _eventually(lambda: _in(srv, "r-done000002"), "the finished room was adopted")
     anna = await client(f"ws://127.0.0.1:{srv.port}/")
@@ -260,9 +265,8 @@ async def test_a_player_whose_room_is_being_adopted_is_told_to_retry_until_it_is
 ) -> None:
     """Between a node's death and the adoption of its room, a returning player is not welcomed
     as if its seat were lost: it gets ``node_unavailable`` with a hint, and later its seat."""
-    await _journaled_room(lobby, "r-moving0001", GONE, finished=False)
     token = "a-resume-token-of-annas"
-    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-moving0001", 0))
+    await _annas_room(lobby, "r-moving0001", token, finished=False)
     assert await lobby.take_lease("r-moving0001", "node-c", 30.0)  # node-c is adopting it, slowly
     srv = await _start(servers, CardaviaServer(node))
     anna = await client(f"ws://127.0.0.1:{srv.port}/")
@@ -285,9 +289,8 @@ async def test_the_python_session_keeps_trying_while_its_room_moves_and_sits_dow
 ) -> None:
     from cardavia.clients.cli.session import Reconnected, Session
 
-    await _journaled_room(lobby, "r-moving0002", GONE, finished=False)
     token = "another-resume-token-of-annas"
-    await lobby.save_session(SessionEntry("s-anna", "Anna", _token_hash(token), "r-moving0002", 0))
+    await _annas_room(lobby, "r-moving0002", token, finished=False)
     assert await lobby.take_lease("r-moving0002", "node-c", 30.0)
     srv = await _start(servers, CardaviaServer(node))
     session = Session(f"ws://127.0.0.1:{srv.port}/", "Anna", resume=token, max_backoff=0.2)
