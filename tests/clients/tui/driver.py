@@ -29,6 +29,15 @@ async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, l
         await asyncio.sleep(0.005)
 
 
+async def screen_ready(pilot: Pilot[Any], app: CardaviaApp, kind: type[Screen[Any]], what: str) -> None:
+    """Wait until a screen of ``kind`` is on top *and mounted*: composed, its widgets there to query.
+
+    Waiting on the screen's type alone races its compose: the screen is pushed
+    a frame before its children exist, and a query in that frame finds nothing.
+    """
+    await until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted, what)
+
+
 def table_of(app: CardaviaApp) -> TableScreen:
     assert app.table is not None, "no table is open"
     return app.table
@@ -44,7 +53,7 @@ async def cursor_to(pilot: Pilot[Any], hand: HandWidget, card: str) -> None:
 
 
 async def choose_option(pilot: Pilot[Any], app: CardaviaApp, index: int) -> None:
-    await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the choice of moves")
+    await screen_ready(pilot, app, ChoiceScreen, "the choice of moves")
     if index < 9:
         await pilot.press(str(index + 1))
     else:

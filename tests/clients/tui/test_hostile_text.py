@@ -14,7 +14,7 @@ from cardavia.clients.cli.tui.tables import Breakdown, TableContext, table_for
 from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.protocol import messages as m
 from cardavia.protocol.text import REPLACEMENT
-from tests.clients.tui.driver import table_of, until
+from tests.clients.tui.driver import screen_ready, table_of, until
 from tests.clients.tui.fakes import FakeSession, room_info
 from tests.clients.tui.positions import schnapsen, scopa
 from tests.clients.tui.test_screens import SIZE, lobby_ready, text_of
@@ -55,6 +55,8 @@ async def test_a_hostile_name_and_chat_line_are_shown_as_written_and_inert() -> 
         assert inert(text_of(board))
 
         log = table.query_one(RichLog)
+        # a RichLog holds its lines until it has a size: wait for the table's opening line
+        await until(pilot, lambda: any("room" in line.text for line in log.lines), "the log's opening line")
         before = len(log.lines)
         session.push(m.ChatMessage(seat=1, name=EVIL, text=EVIL_CHAT))
         await until(pilot, lambda: any("resign" in line.text for line in log.lines), "the chat line")
@@ -64,7 +66,7 @@ async def test_a_hostile_name_and_chat_line_are_shown_as_written_and_inert() -> 
         assert all(inert(line) for line in lines)
 
         session.push(m.MatchResult(scores=[3, 11], winner=1, reason="target", record="rec-evil"))
-        await until(pilot, lambda: isinstance(app.screen, MatchSummaryScreen), "the match summary")
+        await screen_ready(pilot, app, MatchSummaryScreen, "the match summary")
         title = app.screen.query_one(".title", Label)
         assert title.visual.plain == f"{EVIL_SHOWN} wins"  # type: ignore[attr-defined]
         notes = [label.visual.plain for label in app.screen.query(Label)]  # type: ignore[attr-defined]
@@ -118,7 +120,7 @@ async def test_a_pasted_invisible_character_is_caught_before_sending() -> None:
 
         async def say(line: str) -> None:
             await pilot.press("t")
-            await until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat form")
+            await screen_ready(pilot, app, ChatScreen, "the chat form")
             app.screen.query_one(Input).value = line
             await pilot.press("enter")
             await until(pilot, lambda: app.screen is table, "the table again")

@@ -16,7 +16,7 @@ from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.games.records import read_lines, replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.clients.tui.driver import play_by_keys, play_match, table_of, until
+from tests.clients.tui.driver import play_by_keys, play_match, screen_ready, table_of, until
 from tests.server.conftest import client
 
 SIZE = (120, 40)
@@ -47,10 +47,10 @@ async def test_a_whole_scopa_match_from_the_create_form_to_a_rematch(
             pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id == "scopa", "the lobby"
         )
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), "the create-room form")
+        await screen_ready(pilot, app, CreateRoomScreen, "the create-room form")
         await pilot.pause()
         await pilot.press("tab", "tab", "1", "1", "enter")  # Scopa to 11, one seat for a person, basic bots
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the waiting room")
+        await screen_ready(pilot, app, TableScreen, "the waiting room")
         await pilot.press("s")
         summary, moves, deals = await play_match(pilot, app, random.Random(11))
         assert isinstance(summary, MatchSummaryScreen)
@@ -143,7 +143,7 @@ async def test_watching_a_game_by_its_code_and_chatting_with_its_players(
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.lobby.catalogue is not None, "the lobby")
         await pilot.press("w")
-        await until(pilot, lambda: isinstance(app.screen, CodeScreen), "the room-code prompt")
+        await screen_ready(pilot, app, CodeScreen, "the room-code prompt")
         await pilot.press(*code.lower(), "enter")
         await until(pilot, lambda: app.table is not None, "the table, watched")
         table = table_of(app)
@@ -161,7 +161,7 @@ async def test_watching_a_game_by_its_code_and_chatting_with_its_players(
         )
         assert not table.menu.active  # nothing to play from a watcher's chair
         await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat line")
+        await screen_ready(pilot, app, ChatScreen, "the chat line")
         await pilot.press(*"ciao anna", "enter")
         heard: m.ChatMessage = await anna.expect(m.ChatMessage)
         assert (heard.name, heard.seat, heard.text) == ("Bo", None, "ciao anna")

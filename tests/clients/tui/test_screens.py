@@ -20,7 +20,7 @@ from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
-from tests.clients.tui.driver import play_match, table_of, until
+from tests.clients.tui.driver import play_match, screen_ready, table_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import schnapsen, scopa
 
@@ -70,7 +70,7 @@ async def test_quick_match_and_join_by_code_send_their_requests() -> None:
         await until(pilot, lambda: session.sent_of(m.QuickMatch), "quick_match")
         assert session.sent_of(m.QuickMatch)[0].game == "scopa"
         await pilot.press("j")
-        await until(pilot, lambda: isinstance(app.screen, CodeScreen), "the code form")
+        await screen_ready(pilot, app, CodeScreen, "the code form")
         await pilot.press("a", "b", "enter")  # too short: refused here, nothing sent
         assert "4 to 12" in text_of(app.screen.query_one("#problem", Label))
         await pilot.press("backspace", "backspace", "k", "x", "4", "p", "2", "enter")
@@ -96,7 +96,7 @@ async def test_the_create_room_form_sends_every_field_and_refuses_bad_input() ->
     async with app.run_test(size=SIZE) as pilot:
         await lobby_ready(pilot, app)
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), "the form")
+        await screen_ready(pilot, app, CreateRoomScreen, "the form")
         await pilot.pause()
         # game, deck, target, people, bots, private, timer
         await pilot.press("tab", "tab", "2", "1", "tab", "tab", "tab", "space", "tab", "x", "enter")
@@ -132,7 +132,7 @@ async def test_several_captures_become_a_choice_made_by_keys() -> None:
         await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
         assert table_of(app).query_one(HandWidget).current() == "7D"
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the capture choice")
+        await screen_ready(pilot, app, ChoiceScreen, "the capture choice")
         assert len(app.screen.options) == 4  # type: ignore[attr-defined]
         await pilot.press("escape")  # changed our mind: nothing was sent
         assert not session.sent_of(m.Act)
@@ -295,7 +295,7 @@ async def test_leaving_the_table_goes_back_to_the_lobby() -> None:
         session.push(
             m.Snapshot(room=room_info("scopa", ["Anna", ""], state="waiting"), seat=0, seq=1, view={})
         )
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the waiting room")
+        await screen_ready(pilot, app, TableScreen, "the waiting room")
         await until(pilot, lambda: bool(table_of(app).query("#board")), "the table mounted")
         panel = table_of(app).query_one("#board", Static)
         await until(pilot, lambda: "Waiting for players" in text_of(panel), "the waiting room's board")

@@ -24,7 +24,7 @@ from cardavia.games.engine import State
 from cardavia.games.registry import get_game
 from cardavia.games.traditions import LANGUAGES, TRADITIONS
 from cardavia.protocol import messages as m
-from tests.clients.tui.driver import play_match, table_of, until
+from tests.clients.tui.driver import play_match, screen_ready, table_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 
 SMALL = (80, 24)
@@ -58,7 +58,7 @@ async def test_the_create_room_form_fits_80_by_24_and_shows_its_ctrl_s() -> None
         await lobby_ready(pilot, app)
         await pilot.press("down", "down")  # Schnapsen: the game with the most options
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateRoomScreen), "the form")
+        await screen_ready(pilot, app, CreateRoomScreen, "the form")
         await pilot.pause()
         form = app.screen
         for selector in ("#game", "#deck", "#timer", "#create", "#cancel"):
