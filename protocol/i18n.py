@@ -1,0 +1,233 @@
+"""Every word a person reads, in six languages: the message catalogues all clients share.
+
+Theory of operation
+-------------------
+The catalogues are data files shipped with the package, one per area of the
+interface and language: ``protocol/catalogues/<area>.<lang>.json``, each a
+flat map from a key to an ICU MessageFormat string (``"{count, plural, one {#
+point} other {# points}}"``). A message's full key is ``<area>.<key>``. English
+is complete and is the fallback: a key missing from another language reads in
+English, never as the raw key. ``tests/protocol/test_catalogues.py`` holds the
+catalogues to that (no missing key, no dead key, the same placeholders in every
+language, no English sentence left untranslated).
+
+ICU MessageFormat is the format the browser formats natively with
+``intl-messageformat``; here ``pyicumessageformat`` parses a message and Babel
+supplies CLDR's plural rules (Polish has ``one``/``few``/``many``: 1 punkt,
+2 punkty, 5 punktów) and number formatting, so no plural rule is written by
+hand. Formatting only walks the parsed tree: plain text, ``{name}``,
+``{n, plural, ...}`` with ``#`` and ``=N`` cases, and ``{x, select, ...}``.
+
+The server serves a language's catalogue, English filled in where it has a gap,
+as ``GET /i18n/<lang>.json`` (:func:`served_catalogue`): the page and the
+terminal client read the very same strings. Adding a seventh language is adding
+its ``<area>.<lang>.json`` files, its rules texts and its name in
+``games.rules.LANGUAGES``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib.resources import files
+from typing import Any, Final
+
+from babel import Locale
+from babel.numbers import format_decimal
+from pyicumessageformat import Parser  # type: ignore[import-untyped]
+
+from cardavia.games.rules import LANGUAGES
+
+FALLBACK: Final = "en"
+_DATA = files("cardavia.protocol") / "catalogues"
+_PARSER = Parser({"allow_tags": False, "require_other": True})
+
+Arg = str | int
+"""A placeholder's value: a name or other text, or a whole number."""
+
+
+class MessageError(ValueError):
+    """A catalogue message that does not parse, or a placeholder its caller did not give."""
+
+
+def normalize(lang: str | None) -> str:
+    """One of :data:`LANGUAGES` for a tag such as ``pl``, ``sv-SE``, ``nb_NO.UTF-8``; else English."""
+    if not lang:
+        return FALLBACK
+    base = lang.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
+    if base == "no":  # "Norwegian" without a written standard: bokmål, as most readers write
+        base = "nb"
+    return base if base in LANGUAGES else FALLBACK
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The system locale's language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), if Cardavia speaks it.
+
+    Follows POSIX precedence: the first of those set to a non-empty value wins;
+    ``C``/``POSIX`` and languages Cardavia does not speak give English."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return normalize(value)
+    return FALLBACK
+
+
+def areas() -> list[str]:
+    """The catalogue's areas (``lobby``, ``table``…), from the English files."""
+    suffix = f".{FALLBACK}.json"
+    return sorted(p.name[: -len(suffix)] for p in _DATA.iterdir() if p.name.endswith(suffix))
+
+
+@cache
+def own_messages(lang: str) -> Mapping[str, str]:
+    """The messages written in ``lang`` itself, by full key (no fallback): what the tests check."""
+    out: dict[str, str] = {}
+    for area in areas():
+        path = _DATA / f"{area}.{lang}.json"
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for key, text in data.items():
+            if not key.startswith("_"):  # "_about", "_same_as_english": notes, not messages
+                out[f"{area}.{key}"] = text
+    return out
+
+
+def same_as_english(lang: str) -> set[str]:
+    """Keys whose text a language writes exactly as English does, on purpose (names, "OK")."""
+    keys: set[str] = set()
+    for area in areas():
+        path = _DATA / f"{area}.{lang}.json"
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            keys.update(f"{area}.{k}" for k in data.get("_same_as_english", []))
+    return keys
+
+
+@cache
+def served_catalogue(lang: str) -> dict[str, Any]:
+    """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English."""
+    lang = normalize(lang)
+    messages = dict(own_messages(FALLBACK))
+    messages.update(own_messages(lang))
+    return {"lang": lang, "fallback": FALLBACK, "languages": list(LANGUAGES), "messages": messages}
+
+
+@cache
+def _parsed(lang: str, key: str) -> list[Any]:
+    text = own_messages(lang).get(key)
+    if text is None:
+        text = own_messages(FALLBACK).get(key)
+        lang = FALLBACK
+    if text is None:
+        raise KeyError(key)
+    return parse(text, f"{lang}:{key}")
+
+
+def parse(text: str, where: str = "message") -> list[Any]:
+    """The ICU message's tree, or :class:`MessageError` saying where it is broken."""
+    try:
+        return list(_PARSER.parse(text))
+    except (SyntaxError, TypeError) as exc:
+        raise MessageError(f"{where}: {exc}") from None
+
+
+def placeholders(tree: list[Any]) -> dict[str, str]:
+    """Every placeholder a message's tree names, with its kind (``text``, ``plural``, ``select``)."""
+    found: dict[str, str] = {}
+    for node in _walk(tree):
+        kind = node.get("type", "text")
+        if kind == "number" and node.get("hash"):
+            continue
+        found.setdefault(node["name"], kind)
+    return found
+
+
+def plural_cases(tree: list[Any]) -> Iterator[set[str]]:
+    """The case names of each plural in the tree (``one``, ``few``, ``=0``…)."""
+    for node in _walk(tree):
+        if node.get("type") == "plural":
+            yield set(node["options"])
+
+
+def _walk(tree: list[Any]) -> Iterator[dict[str, Any]]:
+    for node in tree:
+        if isinstance(node, dict):
+            yield node
+            for branch in (node.get("options") or {}).values():
+                yield from _walk(branch)
+
+
+class Texts:
+    """The interface's words in one language: ``texts("table.your_turn")``, ``texts(key, n=3)``."""
+
+    def __init__(self, lang: str | None = FALLBACK) -> None:
+        self.lang = normalize(lang)
+        self.locale = Locale.parse(self.lang)
+
+    def __call__(self, key: str, /, **args: Arg) -> str:
+        try:
+            tree = _parsed(self.lang, key)
+        except KeyError:
+            raise KeyError(f"no message {key!r} in any catalogue") from None
+        return self._render(tree, args, key, None)
+
+    def has(self, key: str) -> bool:
+        return key in own_messages(self.lang) or key in own_messages(FALLBACK)
+
+    def get(self, key: str, default: str, /, **args: Arg) -> str:
+        """``key``'s text if the catalogue has it, else ``default`` (for keys built from server data)."""
+        return self(key, **args) if self.has(key) else default
+
+    def error(self, code: str, message: str = "") -> str:
+        """What an error code means to a player, in their language; the server's own message for a
+        code this client's catalogue does not know (a newer server), else a general sentence."""
+        if self.has(f"errors.{code}"):
+            return self(f"errors.{code}")
+        return message or self("errors.unknown")
+
+    def number(self, value: int | float) -> str:
+        return str(format_decimal(value, locale=self.locale))
+
+    def _render(self, tree: list[Any], args: Mapping[str, Arg], key: str, hash_value: Arg | None) -> str:
+        parts: list[str] = []
+        for node in tree:
+            if isinstance(node, str):
+                parts.append(node)
+                continue
+            name, kind = node["name"], node.get("type")
+            if kind == "number" and node.get("hash"):
+                parts.append(self._shown(hash_value))
+                continue
+            if name not in args:
+                raise MessageError(f"{self.lang}:{key} needs {{{name}}}")
+            value = args[name]
+            if kind == "plural":
+                parts.append(self._render(self._plural_branch(node, value, key), args, key, value))
+            elif kind == "select":
+                options = node["options"]
+                branch = options.get(str(value), options["other"])
+                parts.append(self._render(branch, args, key, hash_value))
+            else:
+                parts.append(self._shown(value))
+        return "".join(parts)
+
+    def _plural_branch(self, node: Mapping[str, Any], value: Arg, key: str) -> list[Any]:
+        if not isinstance(value, int):
+            raise MessageError(f"{self.lang}:{key}: {{{node['name']}}} counts, so it takes a number")
+        options = node["options"]
+        exact = options.get(f"={value}")
+        if exact is not None:
+            return list(exact)
+        category = self.locale.plural_form(value - int(node.get("offset") or 0))
+        return list(options.get(category, options["other"]))
+
+    def _shown(self, value: Arg | None) -> str:
+        if isinstance(value, bool) or value is None:
+            return str(value)
+        if isinstance(value, int):
+            return self.number(value)
+        return value
