@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Final
 
 from cardavia.games.errors import UnknownGameError
 from cardavia.games.registry import GAMES
+from cardavia.games.traditions import LANGUAGES
 
-LANGUAGES: Final = ("en", "it", "sv", "nb", "es", "pl")
-"""The languages Cardavia speaks, English first (the fallback)."""
+__all__ = ["LANGUAGES", "RulesText", "languages_of", "rules_text"]
+
 _TEXTS = files("cardavia.games") / "data" / "rules"
 
 

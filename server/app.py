@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import signal
@@ -34,11 +35,12 @@ from cardavia.bots.registry import levels_for
 from cardavia.bots.registry import make_bot as registered_bot
 from cardavia.games.errors import CardaviaError, IllegalAction, UnknownGameError
 from cardavia.games.registry import get_game
-from cardavia.games.rules import rules_text
+from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.games.traditions import default_tradition, get_tradition
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
+from cardavia.protocol.i18n import served_catalogue
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER, Connection
@@ -221,7 +223,24 @@ class CardaviaServer:
             return _respond(connection, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if path.startswith("/rules/"):
             return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
+        if path.startswith("/i18n/") and path.endswith(".json"):
+            return self._catalogue_page(connection, path.removeprefix("/i18n/").removesuffix(".json"))
         return None
+
+    @staticmethod
+    def _catalogue_page(connection: ServerConnection, lang: str) -> Response:
+        """``GET /i18n/<lang>.json``: every word of the clients in ``lang``, English filling any gap.
+
+        Only the six languages' own tags are served (``pl``, not ``pl-PL``): a client picks
+        one of ``languages``, and a tag it made up is told so rather than given English."""
+        if lang not in LANGUAGES:
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, f"no catalogue {lang!r}; languages: {', '.join(LANGUAGES)}\n"
+            )
+        body = json.dumps(served_catalogue(lang), ensure_ascii=False, separators=(",", ":"))
+        response = _respond(connection, HTTPStatus.OK, body, "application/json; charset=utf-8")
+        response.headers["Content-Language"] = lang
+        return response
 
     @staticmethod
     def _rules_page(connection: ServerConnection, game: str, target: str) -> Response:

@@ -1,15 +1,17 @@
-"""The rules texts as the server serves them: over the protocol (get_rules) and over HTTP."""
+"""The rules texts and message catalogues as the server serves them: over the protocol and over HTTP."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import urllib.error
 import urllib.request
 
 import pytest
 
-from cardavia.games.rules import rules_text
+from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol import messages as m
+from cardavia.protocol.i18n import own_messages
 from cardavia.server.app import CardaviaServer
 from tests.server.conftest import client
 
@@ -51,3 +53,28 @@ async def test_rules_pages_are_served_over_http_on_the_same_port(server: Cardavi
 async def test_a_rules_page_of_no_game_is_not_found(server: CardaviaServer, path: str) -> None:
     status, _, _ = await asyncio.to_thread(_get, server, path)
     assert status == 404
+
+
+async def test_a_language_catalogue_is_served_as_json_with_english_filling_its_gaps(
+    server: CardaviaServer,
+) -> None:
+    status, headers, body = await asyncio.to_thread(_get, server, "/i18n/pl.json")
+    assert status == 200
+    assert headers["Content-Type"] == "application/json; charset=utf-8"
+    assert headers["Content-Language"] == "pl"
+    served = json.loads(body)
+    assert (served["lang"], served["fallback"]) == ("pl", "en")
+    assert served["languages"] == list(LANGUAGES)
+    english = own_messages("en")
+    assert set(served["messages"]) == set(english)  # every key, none a raw key on screen
+    polish = own_messages("pl")
+    for key, text in served["messages"].items():
+        assert text == polish.get(key, english[key])
+    assert served["messages"]["errors.room_full"] == polish["errors.room_full"] != english["errors.room_full"]
+
+
+@pytest.mark.parametrize("path", ["/i18n/de.json", "/i18n/pl-PL.json", "/i18n/.json", "/i18n/../en.json"])
+async def test_a_catalogue_of_no_language_of_ours_is_not_found(server: CardaviaServer, path: str) -> None:
+    status, _, body = await asyncio.to_thread(_get, server, path)
+    assert status == 404
+    assert "languages: en, it, sv, nb, es, pl" in body
