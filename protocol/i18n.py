@@ -38,7 +38,8 @@ from babel import Locale
 from babel.numbers import format_decimal
 from pyicumessageformat import Parser  # type: ignore[import-untyped]
 
-from cardavia.games.rules import LANGUAGES
+from cardavia.games.registry import GAMES
+from cardavia.games.traditions import LANGUAGES, TRADITIONS, deck_names, game_name, language_data
 
 FALLBACK: Final = "en"
 _DATA = files("cardavia.protocol") / "catalogues"
@@ -109,11 +110,30 @@ def same_as_english(lang: str) -> set[str]:
 
 @cache
 def served_catalogue(lang: str) -> dict[str, Any]:
-    """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English."""
+    """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English;
+    with the names of the games, the deck traditions and every card of each, as the terminal
+    client names them (ranks in the player's own words), so a page needs no other source."""
     lang = normalize(lang)
     messages = dict(own_messages(FALLBACK))
     messages.update(own_messages(lang))
-    return {"lang": lang, "fallback": FALLBACK, "languages": list(LANGUAGES), "messages": messages}
+    return {
+        "lang": lang,
+        "fallback": FALLBACK,
+        "languages": list(LANGUAGES),
+        "language_names": {code: language_data(code)["language_name"] for code in LANGUAGES},
+        "messages": messages,
+        "games": {game: game_name(game, lang) for game in GAMES},
+        "decks": {
+            tradition.id: {
+                "name": tradition.display_name(lang),
+                "place": tradition.place(lang),
+                "description": tradition.display_description(lang),
+                "suit_system": tradition.suit_system,
+                "cards": deck_names(tradition.id, lang, regional=False),
+            }
+            for tradition in TRADITIONS.values()
+        },
+    }
 
 
 @cache
