@@ -1,0 +1,713 @@
+/**
+ * One player's connection to a Cardavia server, kept alive across drops,
+ * restarts and redirects: the page's counterpart of `clients/cli/session.py`.
+ *
+ * Nothing here touches a browser global. The caller passes in how to open a
+ * socket (`connect(url)`, e.g. `(url) => new WebSocket(url)`), timers
+ * (`setTimeout`/`clearTimeout`), and optionally a storage with the Web Storage
+ * interface (`sessionStorage`) that keeps the resume token across page loads;
+ * tests pass fakes of all three.
+ *
+ * Theory of operation
+ * -------------------
+ * `start()` opens the socket and, once it is open, sends `hello` with the
+ * protocol version, the name and the language, and the resume token kept from
+ * an earlier `welcome` (with the last sequence number seen, so a resumed
+ * player may get only the deltas it missed). Every `welcome` brings a new
+ * token, which replaces the stored one at once.
+ *
+ * Every frame is decoded and applied before the event callback sees it:
+ * snapshots and deltas go to `store` (a gap in sequence numbers sends one
+ * `resync`), a `your_turn` counted past the view does too, and the message
+ * settles the `request()` waiting for it: by its `id`, or, for the answers
+ * that carry none (a `snapshot`, `delta` or `chat_message`), as the oldest
+ * request waiting for that kind (protocol/README.md, "Framing").
+ *
+ * When the socket drops, the session reconnects with exponential backoff and
+ * jitter (0.2 s doubling up to `maxBackoff`), alternating between the node it
+ * was on and the URL it started with, so a client whose node died finds its
+ * room through any node. A player who had a room and is welcomed back without
+ * it waits a second for the `redirect` (the room runs elsewhere) or
+ * `node_unavailable` (the room is moving) that may follow before reporting
+ * `reconnected` without the seat. `bad_resume_token` in answer to `hello` means the old
+ * seat is gone: the token is forgotten and the `welcome` that follows starts a
+ * fresh session. `node_unavailable` in answer to `hello` means the player's
+ * room is moving to another node: the session tries again after the
+ * `retry_after` seconds the server names. A `redirect` is followed: the session
+ * connects to the given node, resumes there and, when the redirect carries a
+ * reservation, joins the room with it; the request that caused the redirect
+ * is answered from the new node. A close with code 1008 (policy: replaced by
+ * a newer connection, too many bad messages, an unsupported version) ends the
+ * session instead of reconnecting, since reconnecting would only fight the
+ * server or another connection of the same player.
+ *
+ * Events: the callback gets every server message (a plain object with its
+ * `type`), and the session's own notices, marked `local: true`:
+ * `reconnecting` (`attempt`, `delay` in seconds, `reason`), `reconnected`
+ * (`resumed`: the seat was taken back), `unreadable_frame` (`reason`) and
+ * `closed` (`code`, `reason`), after which nothing follows.
+ */
+import { PROTOCOL_VERSION, decodeServer, encodeClient, isMap } from "./codec.js";
+import { ProtocolError } from "./errors.js";
+import { ViewStore } from "./store.js";
+
+export const CLOSE_NORMAL = 1000;
+export const CLOSE_POLICY = 1008;
+/** Seconds before the first reconnection attempt; each later one doubles it up to `maxBackoff`. */
+export const FIRST_DELAY = 0.2;
+export const HANDSHAKE_TIMEOUT = 10;
+/** Seconds a resumed player welcomed without its room waits for the `redirect` or `node_unavailable` that may follow. */
+export const REDIRECT_WAIT = 1;
+export const RESUME_KEY = "cardavia.resume";
+
+/**
+ * Requests whose successful answer carries no request id, and the message type that answers them.
+ * @type {Readonly<Record<string, string>>}
+ */
+export const ANSWERED_BY = Object.freeze({
+  act: "delta",
+  create_room: "snapshot",
+  join_room: "snapshot",
+  quick_match: "snapshot",
+  play_now: "snapshot",
+  spectate: "snapshot",
+  resync: "snapshot",
+  start: "snapshot",
+  rematch: "snapshot",
+  chat: "chat_message",
+});
+
+/**
+ * @typedef {import("./codec.js").Message} Message
+ *
+ * @typedef {object} SocketLike The part of the WebSocket interface the session uses.
+ *   The handlers take `any` so that a browser `WebSocket` (whose handlers take its
+ *   own event types) fits; the session reads `data` of a message event and
+ *   `code` and `reason` of a close event.
+ * @property {string} [binaryType]
+ * @property {((event: any) => void) | null} onopen
+ * @property {((event: any) => void) | null} onmessage
+ * @property {((event: any) => void) | null} onclose
+ * @property {((event: any) => void) | null} onerror
+ * @property {(data: Uint8Array<ArrayBuffer>) => void} send
+ * @property {(code?: number, reason?: string) => void} close
+ *
+ * @typedef {(url: string) => SocketLike} SocketFactory
+ *
+ * @typedef {object} StorageLike The part of the Web Storage interface the session uses.
+ * @property {(key: string) => string | null} getItem
+ * @property {(key: string, value: string) => void} setItem
+ * @property {(key: string) => void} removeItem
+ *
+ * @typedef {object} Timers
+ * @property {(callback: () => void, milliseconds: number) => unknown} setTimeout
+ * @property {(handle: any) => void} clearTimeout
+ *
+ * @typedef {{ type: "reconnecting", local: true, attempt: number, delay: number, reason: string }
+ *   | { type: "reconnected", local: true, resumed: boolean }
+ *   | { type: "unreadable_frame", local: true, reason: string }
+ *   | { type: "closed", local: true, code: number | null, reason: string }} Notice
+ *
+ * @typedef {object} SessionOptions
+ * @property {string} url the server's WebSocket URL
+ * @property {string} name the player's name
+ * @property {string} [lang] the player's language (en it sv nb es pl)
+ * @property {SocketFactory} connect opens a socket to a URL
+ * @property {Timers} timers
+ * @property {StorageLike | null} [storage] keeps the resume token (null: only in memory)
+ * @property {string} [storageKey] the token's key in `storage`
+ * @property {string | null} [resume] a resume token to start with, when `storage` holds none
+ * @property {(event: Message | Notice) => void} [onEvent] every message and notice, in order
+ * @property {boolean} [reconnect] reconnect after a drop (default true)
+ * @property {number} [maxBackoff] longest wait between attempts, in seconds (default 5)
+ * @property {number} [maxAttempts] attempts in a row before giving up (default 100)
+ * @property {() => number} [random] a number in [0, 1) for the jitter (default Math.random)
+ */
+
+/** The server refused a request: `code` is the wire error code, `reason` the engine's. */
+export class RequestError extends Error {
+  /** @param {Message} error the `error` message */
+  constructor(error) {
+    super(`${String(error.code)}: ${String(error.message ?? "")}`);
+    this.name = "RequestError";
+    this.error = error;
+    /** @type {string} */
+    this.code = String(error.code);
+    /** @type {string | null} */
+    this.reason = typeof error.reason === "string" ? error.reason : null;
+  }
+}
+
+/** The connection dropped (or was not there) while a request waited; the session reconnects. */
+export class SessionInterrupted extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = "SessionInterrupted";
+  }
+}
+
+/**
+ * @typedef {object} Waiter
+ * @property {Set<number>} ids
+ * @property {string | null} kind
+ * @property {(message: Message) => void} resolve
+ * @property {(error: Error) => void} reject
+ * @property {unknown} timer
+ */
+
+export class Session {
+  /** @param {SessionOptions} options */
+  constructor(options) {
+    this.url = options.url;
+    /** The URL the session started with; reconnection falls back to it when the current node is gone. */
+    this.homeUrl = options.url;
+    this.name = options.name;
+    this.lang = options.lang ?? "en";
+    this.store = new ViewStore();
+    /** @type {Message | null} the last `welcome` */
+    this.welcome = null;
+    /** @type {Record<string, unknown> | null} the room of the last snapshot (null before any, and after leaving) */
+    this.room = null;
+    /** True from a snapshot of a running game, seated, until its `match_result`. */
+    this.inGame = false;
+    /** How many times the session came back after a drop. */
+    this.reconnects = 0;
+    /** @type {"idle" | "connecting" | "handshake" | "open" | "waiting" | "closed"} */
+    this.state = "idle";
+
+    this._connect = options.connect;
+    this._timers = options.timers;
+    this._storage = options.storage ?? null;
+    this._storageKey = options.storageKey ?? RESUME_KEY;
+    this._onEvent = options.onEvent ?? (() => {});
+    this._reconnect = options.reconnect ?? true;
+    this._maxBackoff = options.maxBackoff ?? 5;
+    this._maxAttempts = options.maxAttempts ?? 100;
+    this._random = options.random ?? Math.random;
+    /** @type {string | null} */
+    this._token = this._storage?.getItem(this._storageKey) ?? options.resume ?? null;
+    this._nextId = 1;
+    /** @type {SocketLike | null} */
+    this._socket = null;
+    this._socketUrl = this.url;
+    /** @type {number | null} the id of the current connection's `hello` */
+    this._helloId = null;
+    /** @type {Waiter[]} */
+    this._waiters = [];
+    /** @type {Waiter[]} waiters for answers without an id, oldest first */
+    this._byKind = [];
+    this._attempt = 0;
+    this._comingBack = false;
+    this._resyncSent = false;
+    /** @type {{ room: unknown, reservation: unknown, requestId: number | null } | null} */
+    this._reservation = null;
+    /** @type {unknown} */
+    this._retryTimer = null;
+    /** @type {unknown} */
+    this._handshakeTimer = null;
+    /** @type {unknown} */
+    this._homeTimer = null;
+    this._tokenRefused = false;
+  }
+
+  /** The resume token of the last `welcome` (null before the first, or after it was refused). */
+  get resumeToken() {
+    return this._token;
+  }
+
+  /** True while a socket is open and welcomed (false while connecting or reconnecting). */
+  get connected() {
+    return this.state === "open";
+  }
+
+  /** Opens the first connection; what follows comes through the event callback. */
+  start() {
+    if (this.state !== "idle") {
+      throw new Error("this session has already started");
+    }
+    this._open(this.url);
+  }
+
+  /** Closes the connection for good; a `closed` notice follows. */
+  close() {
+    if (this.state === "closed") {
+      return;
+    }
+    const socket = this._socket;
+    this._socket = null;
+    this._clearTimers();
+    if (socket) {
+      socket.close(CLOSE_NORMAL);
+    }
+    this._end(CLOSE_NORMAL, "closed by the client");
+  }
+
+  /** @returns {number} a fresh request id */
+  nextId() {
+    return this._nextId++;
+  }
+
+  /**
+   * Sends one request, giving it a fresh `id` when it has none; returns the id.
+   * Throws `SessionInterrupted` while (re)connecting and after the session ended.
+   * @param {Message} message `{type, ...fields}`, fields in the protocol's order
+   * @returns {number}
+   */
+  send(message) {
+    const id = typeof message.id === "number" ? message.id : this.nextId();
+    const { id: _ignored, ...fields } = message;
+    this._write({ id, ...fields }, true);
+    return id;
+  }
+
+  /**
+   * Sends a request and resolves with its answer; an `error` answer rejects with
+   * `RequestError`, a drop first with `SessionInterrupted` (the server may or may
+   * not have handled it: watch the events), and no answer within `timeout`
+   * seconds with `SessionInterrupted` too.
+   * @param {Message} message
+   * @param {{ timeout?: number }} [options]
+   * @returns {Promise<Message>}
+   */
+  request(message, options = {}) {
+    const timeout = options.timeout ?? 10;
+    return new Promise((resolve, reject) => {
+      /** @type {Waiter} */
+      const waiter = {
+        ids: new Set(),
+        kind: ANSWERED_BY[message.type] ?? null,
+        resolve,
+        reject,
+        timer: null,
+      };
+      try {
+        waiter.ids.add(this.send(message));
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      waiter.timer = this._timers.setTimeout(() => {
+        this._forget(waiter);
+        reject(new SessionInterrupted(`no answer to ${message.type} within ${timeout} s`));
+      }, timeout * 1000);
+      this._waiters.push(waiter);
+      if (waiter.kind !== null) {
+        this._byKind.push(waiter);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------ connecting
+
+  /** @param {string} url */
+  _open(url) {
+    this.state = "connecting";
+    this._socketUrl = url;
+    /** @type {SocketLike} */
+    let socket;
+    try {
+      socket = this._connect(url);
+    } catch (error) {
+      this._socket = null;
+      this._dropped(null, `could not connect to ${url}: ${describeError(error)}`);
+      return;
+    }
+    this._socket = socket;
+    socket.binaryType = "arraybuffer";
+    socket.onopen = () => {
+      if (socket === this._socket) {
+        this._sayHello();
+      }
+    };
+    socket.onmessage = (/** @type {{ data: unknown }} */ event) => {
+      if (socket === this._socket) {
+        this._receive(event.data);
+      }
+    };
+    socket.onclose = (/** @type {{ code?: number, reason?: string } | undefined} */ event) => {
+      if (socket === this._socket) {
+        this._socket = null;
+        const code = event?.code ?? null;
+        this._dropped(code, event?.reason || `closed with code ${code ?? "none"}`);
+      }
+    };
+    socket.onerror = () => {}; // a close event follows every error
+    this._handshakeTimer = this._timers.setTimeout(() => {
+      if (socket === this._socket && this.state !== "open") {
+        this._socket = null;
+        socket.close(CLOSE_NORMAL);
+        this._dropped(null, `no welcome from ${url} within ${HANDSHAKE_TIMEOUT} s`);
+      }
+    }, HANDSHAKE_TIMEOUT * 1000);
+  }
+
+  _sayHello() {
+    this.state = "handshake";
+    this._tokenRefused = false;
+    this._helloId = this.nextId();
+    const resuming = this._token !== null;
+    this._write(
+      {
+        id: this._helloId,
+        type: "hello",
+        version: PROTOCOL_VERSION,
+        name: this.name,
+        lang: this.lang,
+        resume: this._token,
+        last_seq: resuming ? this.store.seq : null,
+      },
+      false,
+    );
+  }
+
+  /**
+   * @param {Message} message
+   * @param {boolean} welcomed only once the connection is welcomed (every request but `hello`)
+   */
+  _write(message, welcomed) {
+    const socket = this._socket;
+    if (socket === null || (welcomed && this.state !== "open")) {
+      throw new SessionInterrupted(
+        this.state === "closed" ? "the session has ended" : "not connected: the session is reconnecting",
+      );
+    }
+    socket.send(encodeClient(message));
+  }
+
+  /**
+   * The connection is gone: fail waiting requests, then reconnect or end.
+   * @param {number | null} code
+   * @param {string} reason
+   */
+  _dropped(code, reason) {
+    if (this.state === "closed") {
+      return;
+    }
+    this._clearTimers();
+    this._interrupt(reason);
+    if (code === CLOSE_POLICY || !this._reconnect) {
+      this._end(code, `the server closed the session: ${reason}`);
+      return;
+    }
+    this._comeBack(reason, null);
+  }
+
+  /**
+   * Tries again after a delay: `after` seconds when the server named it, else backoff with jitter.
+   * @param {string} reason
+   * @param {number | null} after
+   */
+  _comeBack(reason, after) {
+    this._comingBack = true;
+    this._attempt += 1;
+    const attempt = this._attempt;
+    if (attempt > this._maxAttempts) {
+      this._end(null, `gave up reconnecting after ${attempt - 1} attempts: ${reason}`);
+      return;
+    }
+    const delay = after ?? Math.min(this._maxBackoff, FIRST_DELAY * 2 ** (attempt - 1)) * (0.5 + this._random() / 2);
+    const url = attempt % 2 === 1 || this.url === this.homeUrl ? this.url : this.homeUrl;
+    this.state = "waiting";
+    this._emit({ type: "reconnecting", local: true, attempt, delay, reason });
+    this._retryTimer = this._timers.setTimeout(() => {
+      this._retryTimer = null;
+      if (this.state === "waiting") {
+        this._open(url);
+      }
+    }, delay * 1000);
+  }
+
+  /**
+   * Goes to the node that runs the room: resume there, then join with the reservation if any.
+   * @param {Message} redirect
+   */
+  _follow(redirect) {
+    const old = this._socket;
+    this._socket = null;
+    this._clearTimers();
+    if (old) {
+      old.close(CLOSE_NORMAL);
+    }
+    this._reservation = typeof redirect.reservation === "string"
+      ? { room: redirect.room, reservation: redirect.reservation, requestId: numberOrNull(redirect.id) }
+      : null;
+    this._open(String(redirect.url));
+  }
+
+  /** @param {Message} welcome */
+  _welcomed(welcome) {
+    this._clearTimers();
+    this.state = "open";
+    this.welcome = welcome;
+    this.url = this._socketUrl;
+    if (typeof welcome.resume === "string") {
+      this._token = welcome.resume;
+      this._storage?.setItem(this._storageKey, welcome.resume);
+    }
+    this._attempt = 0;
+    this._emit(welcome);
+    const resumed = typeof welcome.room === "string";
+    if (this._comingBack) {
+      const hoping = (this.inGame || this.room !== null) && !this._tokenRefused;
+      if (!resumed && hoping) {
+        // the room may run on another node now: a redirect or node_unavailable may follow
+        this._homeTimer = this._timers.setTimeout(() => {
+          this._homeTimer = null;
+          this._backAgain(false);
+        }, REDIRECT_WAIT * 1000);
+      } else {
+        this._backAgain(resumed);
+      }
+    }
+    const reservation = this._reservation;
+    this._reservation = null;
+    if (reservation !== null) {
+      const join = { id: this.nextId(), type: "join_room", room: reservation.room, reservation: reservation.reservation };
+      for (const waiter of this._waiters) {
+        // the join's answer now comes from this node, under a new id
+        if (reservation.requestId !== null && waiter.ids.has(reservation.requestId)) {
+          waiter.ids.add(join.id);
+        }
+      }
+      this._write(join, true);
+    }
+  }
+
+  /**
+   * The session is back after a drop; without its seat, the old room's view is forgotten.
+   * @param {boolean} resumed
+   */
+  _backAgain(resumed) {
+    this._comingBack = false;
+    this.reconnects += 1;
+    if (!resumed) {
+      this._lostRoom();
+    }
+    this._emit({ type: "reconnected", local: true, resumed });
+  }
+
+  // ------------------------------------------------------------ receiving
+
+  /** @param {unknown} data */
+  _receive(data) {
+    /** @type {Message} */
+    let message;
+    try {
+      message = decodeServer(toFrame(data));
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) {
+        throw error;
+      }
+      this._emit({ type: "unreadable_frame", local: true, reason: error.message });
+      return;
+    }
+    if (this.state === "handshake") {
+      if (message.type === "welcome") {
+        this._welcomed(message);
+        return;
+      }
+      if (message.type === "error" && message.code === "bad_resume_token") {
+        // the old seat is gone: the welcome that follows starts a new session
+        this._tokenRefused = true;
+        this._token = null;
+        this._storage?.removeItem(this._storageKey);
+        this.store.clear();
+        this.room = null;
+        this.inGame = false;
+      }
+      this._emit(message); // other refusals of the hello: the server closes the connection next
+      return;
+    }
+    if (message.type === "redirect") {
+      this._follow(message);
+      this._emit(message);
+      return;
+    }
+    if (message.type === "error" && message.code === "node_unavailable" && message.id === this._helloId) {
+      // the room is moving to another node: come back when the server says it will be there
+      const socket = this._socket;
+      this._socket = null;
+      if (socket) {
+        socket.close(CLOSE_NORMAL);
+      }
+      this._emit(message);
+      const after = typeof message.retry_after === "number" ? message.retry_after : null;
+      this._clearTimers();
+      this._interrupt("the room is moving to another node");
+      this._comeBack("the room is moving to another node", after);
+      return;
+    }
+    this._apply(message);
+    this._settle(message);
+    this._emit(message);
+  }
+
+  /** @param {Message} message */
+  _apply(message) {
+    switch (message.type) {
+      case "snapshot": {
+        this.store.onSnapshot(/** @type {import("./store.js").SnapshotLike} */ (/** @type {unknown} */ (message)));
+        this._resyncSent = false;
+        this.room = isMap(message.room) ? message.room : null;
+        this.inGame = this.room?.state === "playing" && typeof message.seat === "number";
+        break;
+      }
+      case "delta": {
+        if (!this.store.onDelta(/** @type {import("./store.js").DeltaLike} */ (/** @type {unknown} */ (message)))) {
+          this._resync();
+        }
+        break;
+      }
+      case "your_turn": {
+        if (this.store.seq !== null && typeof message.seq === "number" && message.seq > this.store.seq) {
+          this.store.needsResync = true; // a turn counted past our view: a delta went missing
+          this._resync();
+        }
+        break;
+      }
+      case "match_result": {
+        this.inGame = false;
+        break;
+      }
+      case "left": {
+        this.inGame = false;
+        this.room = null;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Asks once for a fresh snapshot; the next snapshot allows asking again. */
+  _resync() {
+    if (this._resyncSent) {
+      return;
+    }
+    this._resyncSent = true;
+    try {
+      this.send({ type: "resync" });
+    } catch (error) {
+      if (!(error instanceof SessionInterrupted)) {
+        throw error;
+      }
+    }
+  }
+
+  /** @param {Message} message */
+  _settle(message) {
+    if (typeof message.id === "number") {
+      const id = message.id;
+      const waiter = this._waiters.find((w) => w.ids.has(id));
+      if (waiter) {
+        this._resolve(waiter, message);
+        return;
+      }
+    }
+    if (message.type === "error") {
+      return;
+    }
+    const waiter = this._byKind.find((w) => w.kind === message.type);
+    if (waiter) {
+      this._resolve(waiter, message);
+    }
+  }
+
+  /**
+   * @param {Waiter} waiter
+   * @param {Message} message
+   */
+  _resolve(waiter, message) {
+    this._forget(waiter);
+    if (message.type === "error") {
+      waiter.reject(new RequestError(message));
+    } else {
+      waiter.resolve(message);
+    }
+  }
+
+  /** @param {Waiter} waiter */
+  _forget(waiter) {
+    this._timers.clearTimeout(waiter.timer);
+    this._waiters = this._waiters.filter((w) => w !== waiter);
+    this._byKind = this._byKind.filter((w) => w !== waiter);
+  }
+
+  /**
+   * Every request still waiting fails (the caller watches the events).
+   * @param {string} reason
+   */
+  _interrupt(reason) {
+    for (const waiter of [...this._waiters]) {
+      this._forget(waiter);
+      waiter.reject(new SessionInterrupted(`the connection dropped: ${reason}`));
+    }
+  }
+
+  /** Back without a seat: forget the old room's view so nothing acts on it. */
+  _lostRoom() {
+    this.store.clear();
+    this.room = null;
+    this.inGame = false;
+  }
+
+  /**
+   * @param {number | null} code
+   * @param {string} reason
+   */
+  _end(code, reason) {
+    this._clearTimers();
+    this.state = "closed";
+    this._interrupt(reason);
+    this._emit({ type: "closed", local: true, code, reason });
+  }
+
+  _clearTimers() {
+    if (this._retryTimer !== null) {
+      this._timers.clearTimeout(this._retryTimer);
+      this._retryTimer = null;
+    }
+    if (this._handshakeTimer !== null) {
+      this._timers.clearTimeout(this._handshakeTimer);
+      this._handshakeTimer = null;
+    }
+    if (this._homeTimer !== null) {
+      this._timers.clearTimeout(this._homeTimer);
+      this._homeTimer = null;
+    }
+  }
+
+  /** @param {Message | Notice} event */
+  _emit(event) {
+    this._onEvent(event);
+  }
+}
+
+/**
+ * The bytes of a received frame (text frames stay strings, which the codec refuses).
+ * @param {unknown} data
+ * @returns {Uint8Array | string}
+ */
+function toFrame(data) {
+  if (typeof data === "string" || data instanceof Uint8Array) {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return new Uint8Array(data);
+  }
+  if (ArrayBuffer.isView(data)) {
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+  throw new ProtocolError("bad_frame", "a frame is binary data");
+}
+
+/** @param {unknown} value */
+function numberOrNull(value) {
+  return typeof value === "number" ? value : null;
+}
+
+/** @param {unknown} error */
+function describeError(error) {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
