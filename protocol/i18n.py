@@ -129,6 +129,7 @@ def served_catalogue(lang: str) -> dict[str, Any]:
                 "place": tradition.place(lang),
                 "description": tradition.display_description(lang),
                 "suit_system": tradition.suit_system,
+                "rank_scheme": tradition.rank_scheme,
                 "cards": deck_names(tradition.id, lang, regional=False),
             }
             for tradition in TRADITIONS.values()

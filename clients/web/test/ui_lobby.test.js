@@ -1,0 +1,140 @@
+// The lobby's choices and the create-room form, without a page.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  FormProblem,
+  decksFor,
+  levelsFor,
+  pickLevel,
+  previewCards,
+  rankScheme,
+  roomFields,
+  seatText,
+} from "../src/ui/lobby.js";
+import { closeKey, errorKey, serverUrl, validName } from "../src/ui/app.js";
+
+const CATALOGUE = {
+  games: [
+    { id: "scopa", players: 2, options: { target: 11 } },
+    { id: "doudizhu", players: 3, options: { deals: 1 } },
+  ],
+  decks: [
+    { id: "trevisane", cards: 40, games: [{ id: "scopa" }], default_for: [] },
+    { id: "bolognese", cards: 40, games: [{ id: "scopa" }, { id: "briscola" }], default_for: ["scopa", "briscola"] },
+    { id: "french54", cards: 54, games: [{ id: "doudizhu" }], default_for: ["doudizhu"] },
+  ],
+  bots: [
+    { id: "scopa-strong", game: "scopa", level: "strong" },
+    { id: "scopa-random", game: "scopa", level: "random" },
+    { id: "scopa-basic", game: "scopa", level: "basic" },
+    { id: "doudizhu-basic", game: "doudizhu", level: "basic" },
+  ],
+};
+
+/** @param {string} key @param {Record<string, unknown>} [args] */
+const t = (key, args = {}) => `${key}${Object.keys(args).length ? JSON.stringify(args) : ""}`;
+
+test("a game's decks, its usual one first", () => {
+  assert.deepEqual(decksFor(CATALOGUE, "scopa"), ["bolognese", "trevisane"]);
+  assert.deepEqual(decksFor(CATALOGUE, "doudizhu"), ["french54"]);
+  assert.deepEqual(decksFor(CATALOGUE, "chess"), []);
+  assert.deepEqual(decksFor(null, "scopa"), []);
+});
+
+test("a game's bot levels, weakest first; basic unless chosen otherwise", () => {
+  assert.deepEqual(levelsFor(CATALOGUE, "scopa"), ["random", "basic", "strong"]);
+  assert.deepEqual(levelsFor(CATALOGUE, "doudizhu"), ["basic"]);
+  assert.equal(pickLevel(["random", "basic", "strong"], undefined), "basic");
+  assert.equal(pickLevel(["random", "basic", "strong"], "strong"), "strong");
+  assert.equal(pickLevel(["basic"], "strong"), "basic");
+  assert.equal(pickLevel(["random"], undefined), "random");
+});
+
+test("a pack's picture shows cards it has, drawn in its own ranks", () => {
+  const italian = ["AC", "2C", "7D", "KC", "JS", "AD"];
+  assert.deepEqual(previewCards(italian), ["AD", "7D", "KC"]);
+  assert.deepEqual(previewCards(["AS", "TH", "KS", "RJ", "BJ"]), ["AS", "RJ", "KS"]);
+  assert.deepEqual(previewCards(["AH", "TH", "KS", "QH", "JS"]), ["AH", "TH", "KS"]);
+  assert.equal(rankScheme("piemontesi", "french", 40), "french_italian");
+  assert.equal(rankScheme("schnapsen", "french", 20), "schnapsen");
+  assert.equal(rankScheme("french54", "french", 54), "french");
+  assert.equal(rankScheme("bolognese", "italian", 40), "italian");
+});
+
+test("seats read as names, made safe, or as what waits there", () => {
+  assert.equal(seatText({ name: "Anna\u202e", kind: "human" }, t), "Anna\ufffd");
+  assert.equal(seatText({ kind: "bot" }, t), "lobby.seat.bot");
+  assert.equal(seatText({ kind: "open" }, t), "lobby.seat.open");
+  assert.equal(seatText({}, t), "lobby.seat.open");
+});
+
+const FORM = {
+  game: "scopa",
+  deck: "bolognese",
+  options: { target: "" },
+  defaults: { target: 11 },
+  humans: 2,
+  botLevel: "strong",
+  private: true,
+  timer: "",
+};
+
+test("the create-room form gives the request's fields", () => {
+  assert.deepEqual(roomFields(FORM), {
+    game: "scopa",
+    deck: "bolognese",
+    options: {},
+    public: false,
+    humans: 2,
+    bot_level: "strong",
+    turn_seconds: null,
+  });
+  const fields = roomFields({ ...FORM, options: { target: " 21 " }, timer: "30", private: false });
+  assert.deepEqual(fields.options, { target: 21 });
+  assert.equal(fields.turn_seconds, 30);
+  assert.equal(fields.public, true);
+  assert.equal(roomFields({ ...FORM, timer: "7,5" }).turn_seconds, 7.5);
+});
+
+test("the create-room form says what is wrong, and where", () => {
+  assert.throws(() => roomFields({ ...FORM, options: { target: "eleven" } }), (error) => {
+    assert.ok(error instanceof FormProblem);
+    assert.equal(error.field, "option-target");
+    assert.equal(error.key, "forms.problem.whole_number");
+    assert.deepEqual(error.args, { option: "target", text: "eleven" });
+    return true;
+  });
+  for (const [timer, key] of [["soon", "forms.problem.timer_number"], ["4", "web.create.timer_range"], ["601", "web.create.timer_range"], ["-5", "forms.problem.timer_number"]]) {
+    assert.throws(() => roomFields({ ...FORM, timer }), (error) => error instanceof FormProblem && error.key === key && error.field === "timer", timer);
+  }
+});
+
+test("the page connects to its own host", () => {
+  assert.equal(serverUrl({ protocol: "http:", host: "127.0.0.1:8765", search: "" }), "ws://127.0.0.1:8765/");
+  assert.equal(serverUrl({ protocol: "https:", host: "cards.example", search: "" }), "wss://cards.example/");
+  // no query parameter can send the page (and its resume token) to another server
+  const elsewhere = { protocol: "http:", host: "a:1", search: "?server=ws://127.0.0.1:8799/" };
+  assert.equal(serverUrl(elsewhere), "ws://a:1/");
+});
+
+test("a name is checked as the server checks it", () => {
+  assert.equal(validName("  Åsa "), "Åsa");
+  assert.equal(validName("e\u0301"), "é");
+  assert.equal(validName(""), null);
+  assert.equal(validName("x".repeat(33)), null);
+  assert.equal(validName("a\u202eb"), null);
+  assert.equal(validName("\u3164"), null, "a Hangul filler shows nothing");
+  assert.equal(validName("👨\u200d👩\u200d👧"), "👨\u200d👩\u200d👧");
+});
+
+test("error codes read as catalogue sentences, never as codes", () => {
+  const has = (/** @type {string} */ key) => ["errors.room_full", "errors.close.1008"].includes(key);
+  assert.equal(errorKey(has, "room_full"), "errors.room_full");
+  assert.equal(errorKey(has, "brand_new_code"), "errors.unknown");
+  assert.equal(errorKey(has, undefined), "errors.unknown");
+  assert.equal(closeKey(has, 1008), "errors.close.1008");
+  assert.equal(closeKey(has, 4000), "web.connection.lost");
+  assert.equal(closeKey(has, null), "web.connection.lost");
+});
