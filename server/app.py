@@ -59,6 +59,7 @@ from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
+from cardavia.server.web_assets import WebAssets, is_websocket_request
 
 log = logging.getLogger("cardavia.server")
 
@@ -128,6 +129,7 @@ class CardaviaServer:
         self._port = config.port
         self.node_keeper = NodeKeeper(self)
         self.handlers = RequestHandlers(self)
+        self.web = WebAssets.load(config.web_dir, public_url=config.public_url)
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Server:
@@ -225,7 +227,9 @@ class CardaviaServer:
             return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
         if path.startswith("/i18n/") and path.endswith(".json"):
             return self._catalogue_page(connection, path.removeprefix("/i18n/").removesuffix(".json"))
-        return None
+        if is_websocket_request(request):
+            return None  # the game's WebSocket, on any path
+        return self.web.respond(request)  # the browser page: its files, or 404
 
     @staticmethod
     def _catalogue_page(connection: ServerConnection, lang: str) -> Response:

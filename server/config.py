@@ -132,6 +132,11 @@ class ServerConfig:
     gc_full_seconds: float = Field(3600.0, gt=0, description="longest time between two full collections")
     """Longest time between two full collections; they come sooner the more memory cyclic garbage holds."""
     log_level: str = Field("INFO", description="least severe log lines written: " + ", ".join(LOG_LEVELS))
+    web_dir: str = Field(
+        "", description="the browser page's built files (empty: those installed with Cardavia)"
+    )
+    """The built browser page served at ``/`` (``index.html`` and its assets, read once at start);
+    empty: ``clients/web/dist/`` as installed with the package."""
 
     @field_validator("trusted_proxies")
     @classmethod

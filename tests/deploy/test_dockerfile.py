@@ -5,6 +5,7 @@ that .dockerignore lets through, built into the wheel the builder stage makes.""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -155,13 +156,17 @@ def test_the_build_context_holds_the_sources_and_nothing_else() -> None:
         sources = {
             str(p.relative_to(ROOT))
             for p in (ROOT / folder).rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+            if p.is_file()
+            and "__pycache__" not in p.parts
+            and p.suffix != ".pyc"
+            and "node_modules" not in p.parts
         }
         assert sources, folder
         assert sources <= context, f"{folder}: {sorted(sources - context)[:5]} left out of the image"
     for kept_out in (".venv", ".git", "tests", "bench", "records", "deploy", "docs", "examples"):
         assert not [p for p in context if p == kept_out or p.startswith(kept_out + "/")], kept_out
     assert not [p for p in context if "__pycache__" in p or p.endswith(".pyc")]
+    assert not [p for p in context if "node_modules" in p.split("/")]  # the page's build tools, not the page
 
 
 def test_the_builder_stage_builds_the_cardavia_wheel_from_that_context(tmp_path: Path) -> None:
@@ -207,3 +212,16 @@ def test_the_builder_stage_builds_the_cardavia_wheel_from_that_context(tmp_path:
     ):
         assert module in names
     assert [n for n in names if n.startswith("cardavia/games/data/") and n.endswith(".json")]
+    # the texts and the built page travel in the wheel: no Node.js where Cardavia is installed
+    assert "cardavia/protocol/catalogues/lobby.pl.json" in names
+    assert "cardavia/games/data/rules/scopa.pl.md" in names
+    page = json.loads(archive_text(wheel, "cardavia/clients/web/dist/manifest.json"))
+    for built in page.values():
+        assert f"cardavia/clients/web/dist/{built}" in names
+    assert "index.html" in page
+    assert not [n for n in names if "node_modules" in n or n.startswith("cardavia/clients/web/src/")]
+
+
+def archive_text(wheel: Path, name: str) -> str:
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.read(name).decode()
