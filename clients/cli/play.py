@@ -7,6 +7,11 @@ that server stops when the client does. A client never imports the server: the
 child process is the only way it runs one. That server is a private one: it
 keeps its lobby in memory whatever ``CARDAVIA_*`` variables say, so that a shell
 set up for a cluster does not make it join the cluster's lobby as a node.
+
+The client speaks the language ``--lang`` names, by default the system
+locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when Cardavia speaks it, else
+English; what this command prints before and after the client runs is in that
+language too.
 """
 
 from __future__ import annotations
@@ -33,6 +38,14 @@ PRIVATE_SETTINGS = ("REDIS_URL", "REDIS_PREFIX", "NODE_ID", "PUBLIC_URL", "HOST"
 what it is called and which lobby it is in are its own."""
 
 
+class ServerDidNotStart(RuntimeError):
+    """The embedded server stopped or did not answer in time; ``log`` is the end of its log."""
+
+    def __init__(self, log: str) -> None:
+        super().__init__(f"the local server did not start:\n{log}")
+        self.log = log
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "play", help="play in the terminal against bots and people (starts a local server if none runs)"
@@ -44,46 +57,64 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument(
         "--name", default=None, help="your name at the table, 1-32 characters (default: your login)"
     )
-    p.add_argument("--lang", default="en", choices=LANGUAGES, help="language of card, suit and deck names")
+    p.add_argument(
+        "--lang",
+        default=None,
+        choices=LANGUAGES,
+        help="the client's language: every word, card and deck name (default: the system locale's language,"
+        " from LC_ALL, LC_MESSAGES or LANG, when it is one of these; else en)",
+    )
     p.set_defaults(run=run)
 
 
+def language(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str:
+    """The client's language: ``--lang``, else the system locale's when Cardavia speaks it, else en."""
+    from cardavia.protocol.i18n import language_from_environment
+
+    return str(args.lang) if args.lang else language_from_environment(environ)
+
+
 def run(args: argparse.Namespace) -> int:
+    from cardavia.protocol.i18n import Texts
     from cardavia.protocol.text import TextRefused, check
+
+    lang = language(args)
+    texts = Texts(lang)
+
+    def say(key: str, **values: str) -> None:
+        print(f"cardavia play: {texts(key, **values)}", file=sys.stderr)
 
     try:  # the server's own rule for names, so a refused name is said here and not as a traceback
         name = check(args.name if args.name is not None else _login(), max_length=32, strip=True)
     except TextRefused as exc:
-        print(f"cardavia play: --name {exc}", file=sys.stderr)
+        say("app.play.bad_name", problem=str(exc))
         return 2
     try:  # an extra (cardavia[tui]): say how to get it rather than fail with a traceback
         import textual  # noqa: F401
     except ImportError:
-        print(
-            "cardavia play: the terminal client needs textual: pip install 'cardavia[tui]'", file=sys.stderr
-        )
+        say("app.play.no_textual", command="pip install 'cardavia[tui]'")
         return 2
     url = args.server or DEFAULT_SERVER
     try:
         _address(url)
-    except ValueError as exc:
-        print(f"cardavia play: {exc}", file=sys.stderr)
+    except ValueError:
+        say("app.play.bad_url", url=url, example="ws://host:port/")
         return 2
     with contextlib.ExitStack() as stack:
         if not answers(url):
             if args.server is not None:
-                print(f"cardavia play: nothing answers at {url}", file=sys.stderr)
+                say("app.play.nothing_answers", url=url)
                 return 1
-            print("No server at the default address: starting a local one…", file=sys.stderr)
+            print(texts("app.play.starting_local"), file=sys.stderr)
             try:
                 url = stack.enter_context(embedded_server())
-            except RuntimeError as exc:
-                print(f"cardavia play: {exc}", file=sys.stderr)
+            except ServerDidNotStart as exc:
+                say("app.play.local_failed", log=exc.log)
                 return 1
         from cardavia.clients.cli.session import Session
         from cardavia.clients.cli.tui.app import CardaviaApp
 
-        app = CardaviaApp(Session(url, name, lang=args.lang), name=name, lang=args.lang)
+        app = CardaviaApp(Session(url, name, lang=lang), name=name, lang=lang)
         app.run()
         if app.failed:
             print(f"cardavia play: {app.failed}", file=sys.stderr)
@@ -155,7 +186,7 @@ def embedded_server(timeout: float = START_TIMEOUT, *, redis_url: str = "") -> I
             while not answers(url, timeout=0.2):
                 if process.poll() is not None or time.monotonic() > deadline:
                     tail = log_path.read_text(encoding="utf-8", errors="replace")[-800:]
-                    raise RuntimeError(f"the local server did not start:\n{tail}")
+                    raise ServerDidNotStart(tail)
                 time.sleep(0.1)
             yield url
         finally:

@@ -5,6 +5,10 @@ screen it concerns; everything the user does goes out through ``submit``,
 whose answers come back on that same stream (the session applies snapshots
 and deltas to its view store first). The session reconnects by itself; the
 app only shows its ``Reconnecting``/``Reconnected`` notices.
+
+Every word shown comes from the message catalogues in the player's language
+(``self.texts``), which the lobby can change while the app runs; ``?`` or F1
+opens the rules of the game at hand on every screen.
 """
 
 from __future__ import annotations
@@ -14,16 +18,24 @@ from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 from textual.app import App
+from textual.binding import Binding
 
 from cardavia.clients.cli.session import ClientRequestError, Reconnected, Reconnecting, SessionClosed
 from cardavia.clients.cli.tui.catalogue import Catalogue
+from cardavia.clients.cli.tui.dialogs import localize_bindings
 from cardavia.clients.cli.tui.lobby import LobbyScreen
+from cardavia.clients.cli.tui.rules import RulesScreen
 from cardavia.clients.cli.tui.table import TableScreen
+from cardavia.games.errors import UnknownGameError
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import Requests, ViewStore
+from cardavia.protocol.i18n import Texts
 from cardavia.protocol.text import display_safe
 
 Item = m.Reply | Reconnecting | Reconnected
+
+LEFT_REASONS = {"replaced by a newer connection": "app.left.replaced"}
+"""Why the server sent us out of a room, for the reasons it gives in words of its own."""
 
 
 class SessionLike(Protocol):
@@ -49,13 +61,22 @@ class CardaviaApp(App[None]):
     """`cardavia play`; ``failed`` says why the session could not go on, if it could not."""
 
     TITLE = "Cardavia"
+    ENABLE_COMMAND_PALETTE = False
+    """Textual's command palette lists its own commands in English only."""
+    BINDINGS = [
+        Binding("question_mark", "rules", "app.key.rules", key_display="?"),
+        Binding("f1", "rules", "app.key.rules", show=False),
+    ]
 
     def __init__(self, session: SessionLike, *, name: str, lang: str = "en") -> None:
         super().__init__()
         self.session = session
         self.player = name
-        self.lang = lang
-        self.lobby = LobbyScreen()
+        self.texts = Texts(lang)
+        """Every word the client shows, in the player's language (``self.texts(key, **args)``)."""
+        self.lang = self.texts.lang
+        localize_bindings(self, self.texts)
+        self.lobby = LobbyScreen(self.texts)
         self.table: TableScreen | None = None
         self.catalogue: Catalogue | None = None
         self.failed: str | None = None
@@ -72,8 +93,8 @@ class CardaviaApp(App[None]):
         try:
             welcome = await self.session.connect()
         except (OSError, TimeoutError, ClientRequestError) as exc:
-            self.failed = f"could not connect to {self.session.url}: {exc}"
-            self.lobby.status(self.failed + " (q quits)")
+            self.failed = self.texts("app.connect_failed", url=self.session.url, reason=str(exc))
+            self.lobby.status(self.texts("app.q_quits", problem=self.failed))
             return
         self.lobby.connected(self.session.url, self.player)
         try:
@@ -86,21 +107,21 @@ class CardaviaApp(App[None]):
             async for item in self.session.messages():
                 await self.handle(item)
         except SessionClosed as exc:
-            self.failed = f"disconnected: {exc}"
-            self.note(self.failed + " (q quits)", sticky=True)
+            self.failed = self.texts("app.disconnected", reason=str(exc))
+            self.note(self.texts("app.q_quits", problem=self.failed), sticky=True)
         except (ConnectionError, TimeoutError, ClientRequestError) as exc:
-            self.failed = f"the server did not answer: {exc}"
-            self.note(self.failed + " (q quits)", sticky=True)
+            self.failed = self.texts("app.no_answer", reason=str(exc))
+            self.note(self.texts("app.q_quits", problem=self.failed), sticky=True)
 
     async def handle(self, item: Item) -> None:
         """One message from the stream, to the screen it concerns."""
         if isinstance(item, Reconnecting):
-            self.note(f"reconnecting… (attempt {item.attempt}, {item.reason})", sticky=True)
+            self.note(self.texts("app.reconnecting", attempt=item.attempt, reason=item.reason), sticky=True)
         elif isinstance(item, Reconnected):
-            self.note("reconnected: back in your seat" if item.resumed else "reconnected")
+            self.note(self.texts("app.reconnected.seat" if item.resumed else "app.reconnected"))
             if not item.resumed and self.table is not None:
-                self.note("reconnected, but the seat was lost: back to the lobby")
-                self.to_lobby()
+                self.to_lobby()  # first, so that the lobby's status line says why
+                self.note(self.texts("app.reconnected.seat_lost"))
         elif isinstance(item, m.Snapshot):
             await self._snapshot(item)
         elif isinstance(item, m.Catalogue):
@@ -108,9 +129,11 @@ class CardaviaApp(App[None]):
         elif isinstance(item, m.Rooms):
             self.lobby.show_rooms(item.rooms)
         elif isinstance(item, m.Left):
+            self.to_lobby()  # first, so that the lobby's status line says why
             if item.reason != "requested":
-                self.note(f"left the room: {display_safe(item.reason)}")
-            self.to_lobby()
+                key = LEFT_REASONS.get(item.reason)
+                reason = self.texts(key) if key else display_safe(item.reason)
+                self.note(self.texts("app.left", reason=reason))
         elif isinstance(item, m.Error):
             self._error(item)
         elif self.table is not None:
@@ -141,7 +164,7 @@ class CardaviaApp(App[None]):
         if self.table is not None and error.code in ("illegal_action", "not_your_turn", "game_over"):
             self.table.on_refused(error)
             return
-        text = display_safe(f"{error.message} ({error.code})")
+        text = display_safe(self.texts.error(error.code, error.message))
         if self.table is not None:
             self.table.status(text)
         else:
@@ -156,11 +179,43 @@ class CardaviaApp(App[None]):
             try:
                 await self.session.send(request)
             except ConnectionError as exc:
-                self.note(f"not sent: {exc}")
+                self.note(self.texts("app.not_sent", reason=str(exc)))
                 if on_failure is not None:
                     on_failure()
 
         self.run_worker(send(), group="send", exit_on_error=False)
+
+    def set_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on: the lobby and every key hint at once, tables opened later."""
+        self.texts = Texts(lang)
+        self.lang = self.texts.lang
+        localize_bindings(self, self.texts)
+        self.lobby.relabel(self.texts)
+        self.screen.refresh_bindings()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit (it copies): say which key does, in the player's language."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(
+                    self.texts("app.how_to_quit", key=key), title=self.texts("app.quit_title"), markup=False
+                )
+                return
+
+    def action_rules(self) -> None:
+        """The rules of the table's game, or of the game chosen in the lobby (again: close them)."""
+        if isinstance(self.screen, RulesScreen):
+            self.screen.dismiss(None)
+            return
+        game = self.table.room.game if self.table is not None else self.lobby.game_id
+        if not game:
+            return
+        try:
+            screen = RulesScreen(game)
+        except UnknownGameError:  # a game of a newer server: no rules shipped with this client
+            self.notify(self.texts("rules.missing"), markup=False)
+            return
+        self.push_screen(screen)
 
     def refresh_rooms(self) -> None:
         async def ask() -> None:

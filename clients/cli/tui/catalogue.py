@@ -1,4 +1,10 @@
-"""The server's catalogue read for people: games, the deck traditions each can use, bot levels."""
+"""The server's catalogue read for people: games, the deck traditions each can use, bot levels.
+
+The server writes its names in the language of the session's hello; the
+client names games and decks from the package's own tradition data instead,
+in the language the player reads now (which can change in the lobby), and
+falls back to the server's words for a game or deck this client does not know.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cardavia.games.errors import UnknownGameError, UnknownTraditionError
+from cardavia.games.traditions import game_name, get_tradition
 from cardavia.protocol import messages as m
 
 
@@ -63,6 +71,22 @@ class Catalogue:
             games=tuple(games),
             default_for=tuple(str(g) for g in raw.get("default_for") or []),
         )
+
+    def game_name(self, game_id: str, lang: str) -> str:
+        """The game's name in ``lang``."""
+        try:
+            return game_name(game_id, lang)
+        except UnknownGameError:
+            return next((g.name for g in self.games if g.id == game_id), game_id)
+
+    def deck_texts(self, deck_id: str, lang: str) -> tuple[str, str, str]:
+        """The deck tradition's name, place and description in ``lang``."""
+        try:
+            tradition = get_tradition(deck_id)
+        except UnknownTraditionError:
+            deck = next((d for d in self.decks if d.id == deck_id), None)
+            return (deck.name, deck.place, deck.description) if deck else (deck_id, "", "")
+        return tradition.display_name(lang), tradition.place(lang), tradition.display_description(lang)
 
     def game(self, game_id: str) -> GameEntry:
         return next(g for g in self.games if g.id == game_id)

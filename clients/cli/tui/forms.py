@@ -1,7 +1,9 @@
 """The create-room form: game, deck, the game's options, seats for people, bots, privacy, timer.
 
 It returns the fields of a ``create_room`` request, checked here first, so a
-typo never reaches the server as a half-made room.
+typo never reaches the server as a half-made room. Options and bot levels are
+named and explained from the ``options`` and ``bots`` catalogue areas; an
+option or level this client does not know shows the server's own words.
 """
 
 from __future__ import annotations
@@ -11,13 +13,22 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import DescendantFocus
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select
 
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import Modal
+from cardavia.protocol.i18n import Texts
 
 Fields = dict[str, Any]
+LONGEST_TURN = 3600
+"""The longest turn timer a room may have, in seconds."""
+
+
+def option_name(texts: Texts, game: str, option: str) -> str:
+    """A game option's name for people ("Points to win"); its id when the catalogue lacks it."""
+    return texts.get(f"options.{game}.{option}", option)
 
 
 def room_fields(
@@ -30,8 +41,11 @@ def room_fields(
     bot_level: str | None,
     private: bool,
     turn_seconds: str,
+    texts: Texts | None = None,
 ) -> Fields:
-    """The ``create_room`` fields from what was typed; ValueError says what is wrong."""
+    """The ``create_room`` fields from what was typed; ValueError says what is wrong (in
+    ``texts``' language, English by default)."""
+    t = texts or Texts()
     checked: dict[str, Any] = {}
     for name, typed in options.items():
         text = typed.strip()
@@ -42,18 +56,20 @@ def room_fields(
             checked[name] = text.lower() in ("1", "yes", "true", "on")
         elif isinstance(default, int):
             if not text.lstrip("-").isdigit():
-                raise ValueError(f"{name} must be a whole number, not {text!r}")
+                raise ValueError(
+                    t("forms.problem.whole_number", option=option_name(t, game, name), text=text)
+                )
             checked[name] = int(text)
         else:
             checked[name] = text
     seconds: float | None = None
     if turn_seconds.strip():
         try:
-            seconds = float(turn_seconds)
+            seconds = float(turn_seconds.strip().replace(",", "."))  # "7,5" where a comma is the decimal mark
         except ValueError:
-            raise ValueError(f"the turn timer is a number of seconds, not {turn_seconds!r}") from None
-        if not 0 < seconds <= 3600:
-            raise ValueError("the turn timer is more than 0 and at most 3600 seconds")
+            raise ValueError(t("forms.problem.timer_number", text=turn_seconds.strip())) from None
+        if not 0 < seconds <= LONGEST_TURN:
+            raise ValueError(t("forms.problem.timer_range", most=str(LONGEST_TURN)))
     return {
         "game": game,
         "deck": deck,
@@ -75,13 +91,15 @@ class CreateRoomScreen(Modal[Fields | None]):
     CreateRoomScreen Select, CreateRoomScreen Input { width: 1fr; }
     CreateRoomScreen #buttons { height: auto; }
     CreateRoomScreen #buttons Button { margin-right: 2; }
+    CreateRoomScreen #about { color: $text-muted; height: auto; }
     CreateRoomScreen #problem { color: $error; }
     """
-    FIXED_ROWS = 6
-    """Rows of the box besides its fields: border, title, the problem line, the buttons, the footer."""
+    FIXED_ROWS = 7
+    """Rows of the box besides its fields: border, title, the field's explanation, the problem line,
+    the buttons, the footer."""
     BINDINGS = [
-        Binding("escape", "cancel", "back"),
-        Binding("ctrl+s", "create", "create the room", priority=True),
+        Binding("escape", "cancel", "forms.key.back"),
+        Binding("ctrl+s", "create", "forms.key.create", priority=True),
     ]
 
     def __init__(self, catalogue: Catalogue, game: str, deck: str, level: str | None) -> None:
@@ -94,13 +112,14 @@ class CreateRoomScreen(Modal[Fields | None]):
     def compose(self) -> ComposeResult:
         # one line per field (compact widgets, the name beside it), so the whole form and its
         # buttons fit a terminal of 24 rows; the fields scroll when a game has many options
+        t = self.texts
         with self.box():
-            yield Label("Create a room (ctrl+s creates, escape goes back)", classes="title")
+            yield Label(t("forms.create.title"), classes="title", markup=False)
             with VerticalScroll():
                 yield self._field(
-                    "Game",
+                    t("forms.create.game"),
                     Select(
-                        [(g.name, g.id) for g in self.catalogue.games],
+                        [(self.catalogue.game_name(g.id, t.lang), g.id) for g in self.catalogue.games],
                         value=self.game,
                         allow_blank=False,
                         id="game",
@@ -108,7 +127,7 @@ class CreateRoomScreen(Modal[Fields | None]):
                     ),
                 )
                 yield self._field(
-                    "Deck",
+                    t("forms.create.deck"),
                     Select(
                         self._decks(),
                         value=self.deck or Select.NULL,
@@ -119,26 +138,28 @@ class CreateRoomScreen(Modal[Fields | None]):
                 )
                 yield Vertical(id="options")
                 yield self._field(
-                    "Seats for people",
+                    t("forms.create.humans"),
                     Select(self._humans(), value=1, allow_blank=False, id="humans", compact=True),
                 )
                 yield self._field(
-                    "Bots in the other seats",
+                    t("forms.create.bots"),
                     Select(self._levels(), allow_blank=False, id="level", compact=True),
                 )
-                yield Checkbox("Private: joined only by its code", id="private", compact=True)
+                yield Checkbox(t("forms.create.private"), id="private", compact=True)
                 yield self._field(
-                    "Turn timer, seconds", Input(placeholder="empty: none, e.g. 30", id="timer", compact=True)
+                    t("forms.create.timer"),
+                    Input(placeholder=t("forms.create.timer.placeholder"), id="timer", compact=True),
                 )
-            yield Label("", id="problem")
+            yield Label("", id="about", markup=False)
+            yield Label("", id="problem", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Create", variant="primary", id="create", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield Button(t("forms.create.button.create"), variant="primary", id="create", compact=True)
+                yield Button(t("forms.create.button.cancel"), id="cancel", compact=True)
         yield Footer()
 
     @staticmethod
     def _field(name: str, widget: Widget) -> Horizontal:
-        return Horizontal(Label(name), widget, classes="field")
+        return Horizontal(Label(name, markup=False), widget, classes="field")
 
     def on_resize(self) -> None:
         """Keep the buttons on screen: the fields scroll within what the terminal leaves them."""
@@ -152,25 +173,53 @@ class CreateRoomScreen(Modal[Fields | None]):
             self.query_one("#level", Select).value = self.level
 
     def _decks(self) -> list[tuple[str, str]]:
-        return [(d.name, d.id) for d in self.catalogue.decks_for(self.game)]
+        lang = self.texts.lang
+        return [(self.catalogue.deck_texts(d.id, lang)[0], d.id) for d in self.catalogue.decks_for(self.game)]
 
     def _humans(self) -> list[tuple[str, int]]:
         players = self.catalogue.game(self.game).players
-        return [(str(n), n) for n in range(1, players + 1)]
+        return [(self.texts.number(n), n) for n in range(1, players + 1)]
 
     def _levels(self) -> list[tuple[str, str]]:
-        return [(level, level) for level in self.catalogue.levels_for(self.game)]
+        return [
+            (self.texts.get(f"bots.level.{level}", level), level)
+            for level in self.catalogue.levels_for(self.game)
+        ]
 
     def _fill_options(self) -> None:
         box = self.query_one("#options", Vertical)
         box.remove_children()
         for name, default in self.catalogue.game(self.game).options.items():
+            shown = self.texts.number(default) if isinstance(default, int) else str(default)
             field = Input(
-                placeholder=f"default {default}", id=f"option-{name}", classes="option", compact=True
+                placeholder=self.texts("forms.create.option.default", value=shown),
+                id=f"option-{name}",
+                classes="option",
+                compact=True,
             )
-            box.mount(self._field(name, field))
+            box.mount(self._field(option_name(self.texts, self.game, name), field))
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """Explain the field that has the focus: a game option, or the bots' level."""
+        self._explain(event.widget)
+
+    def _explain(self, widget: Widget) -> None:
+        about = ""
+        if isinstance(widget, Input) and widget.has_class("option") and widget.id:
+            option = widget.id.removeprefix("option-")
+            about = self.texts.get(f"options.{self.game}.{option}.about", "")
+        elif isinstance(widget, Select) and widget.id == "level" and isinstance(widget.value, str):
+            level = widget.value
+            about = self.texts.get(
+                f"bots.about.{self.game}.{level}", self.catalogue.bot_description(self.game, level)
+            )
+        self.query_one("#about", Label).update(about)
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "level":
+            if event.select.has_focus:
+                self._explain(event.select)
+            return
         if event.select.id != "game" or event.value == self.game or not isinstance(event.value, str):
             return
         self.game = event.value
@@ -206,6 +255,7 @@ class CreateRoomScreen(Modal[Fields | None]):
                 bot_level=level if isinstance(level, str) else None,
                 private=self.query_one("#private", Checkbox).value,
                 turn_seconds=self.query_one("#timer", Input).value,
+                texts=self.texts,
             )
         except ValueError as exc:
             self.query_one("#problem", Label).update(str(exc))

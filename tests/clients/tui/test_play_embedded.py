@@ -53,6 +53,7 @@ def test_without_textual_play_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "textual", None)  # as if it were not installed
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # the message in English, whatever the shell's locale
     assert main(["play", "--name", "Anna"]) == 2
     assert capsys.readouterr().err == (
         "cardavia play: the terminal client needs textual: pip install 'cardavia[tui]'\n"

@@ -20,6 +20,7 @@ from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
+from cardavia.protocol.i18n import Texts
 from tests.clients.tui.driver import play_match, screen_ready, table_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import schnapsen, scopa
@@ -119,6 +120,19 @@ def test_room_fields_are_checked_before_anything_is_sent() -> None:
     assert made["options"] == {}
     assert made["public"] is False
     assert made["turn_seconds"] is None
+    polish = Texts("pl")
+    with pytest.raises(ValueError, match="liczba całkowita") as refused:
+        room_fields(**fields, options={"target": "jedenaście"}, private=False, turn_seconds="", texts=polish)
+    assert str(refused.value) == polish(
+        "forms.problem.whole_number", option=polish("options.scopa.target"), text="jedenaście"
+    )
+    assert "Punkty do wygranej" in str(refused.value)  # the option as people name it, not "target"
+    assert (
+        room_fields(**fields, options={}, private=False, turn_seconds="7,5", texts=polish)["turn_seconds"]
+        == 7.5
+    )
+    with pytest.raises(ValueError, match="najwyżej 3600 sekund"):
+        room_fields(**fields, options={}, private=False, turn_seconds="4000", texts=polish)
 
 
 async def test_several_captures_become_a_choice_made_by_keys() -> None:

@@ -184,9 +184,12 @@ async def test_a_match_of_each_game_on_a_small_and_a_large_screen_in_swedish_and
         # the rematch: asked for, then begun; the notice goes when the new match arrives
         await pilot.press("r")
         status = table_of(app).query_one("#status", Static)
-        await until(pilot, lambda: shown(status) == "asking for a rematch…", "the request")
+        asking = app.texts("table.rematch.asking")
+        await until(pilot, lambda: shown(status) == asking, "the request")
         session.push(m.RematchVotes(asked=[0], waiting=[1]))
-        await until(pilot, lambda: "waiting for" in shown(status), "who must still agree")
+        other = table_of(app).renderer.ctx.players[1]
+        await until(pilot, lambda: shown(status) not in ("", asking), "who must still agree")
+        assert other in shown(status)
         ScriptedTable(session, get_game(game).new(short, f"{game}-again"), deck=deck).start()
         await until(pilot, lambda: table_of(app).result is None, "the new match")
         await until(pilot, lambda: shown(status) == "", "the rematch notice to go")
