@@ -157,7 +157,7 @@ class HandWidget(Widget):
 
     def render(self) -> Text:
         if not self.cards:
-            return Text("(no cards in hand)", style="dim")
+            return Text(self.names.texts("table.hand.empty"), style="dim")
         out = Text()
         self._spots = []
         for number, line in enumerate(self._layout(max(self.content_size.width, 20))):

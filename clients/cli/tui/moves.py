@@ -21,6 +21,7 @@ from cardavia.clients.cli.tui.names import CardNames, combo_name
 from cardavia.games import doudizhu_moves as dm
 from cardavia.games.cards import Card
 from cardavia.games.errors import CardaviaError
+from cardavia.protocol.i18n import Texts
 
 Action = dict[str, Any]
 
@@ -56,6 +57,7 @@ class MoveMenu:
         self.legal: list[Action] = [dict(a) for a in legal]
         self.view = view
         self.names = names
+        self.texts = names.texts
         self.multi = game == "doudizhu" and any("combo" in a or "pass" in a for a in self.legal)
         """Dou Dizhu's play phase: several cards are selected, then played as one combination."""
         self.extras: list[Extra] = [e for a in self.legal if (e := self._extra(a)) is not None]
@@ -91,7 +93,8 @@ class MoveMenu:
         cards = list(selected)
         return [
             Option(
-                f"{combo_name(a['combo'])}: {self.names.cards(cards)}", {"combo": a["combo"], "cards": cards}
+                self.texts("moves.reading", combo=self._combo(a["combo"]), cards=self.names.cards(cards)),
+                {"combo": a["combo"], "cards": cards},
             )
             for a, ranks in self._combo_ranks
             if ranks == want
@@ -104,20 +107,28 @@ class MoveMenu:
     def why_not(self, selected: Sequence[str]) -> str:
         """Why the selected cards are no legal play now, in the game's words."""
         if not selected:
-            return "select cards with space (n suggests a play), then press enter"
+            return self.texts("moves.why_not.nothing_selected")
         shown = self.names.cards(selected)
         try:
             readings = dm.classify(dm.card_counts([Card.parse(c) for c in selected]))
         except (CardaviaError, ValueError):
-            return f"{shown} cannot be played"
+            return self.texts("moves.why_not.cannot", cards=shown)
         if not readings:
-            return f"{shown} is not a Dou Dizhu combination"
+            return self.texts("moves.why_not.no_combination", cards=shown)
         table = self.view.get("table")
-        kinds = " or ".join(combo_name(m[0]) for m in readings)
+        kinds = _either(self.texts, [self._combo(m[0]) for m in readings])
         if isinstance(table, Mapping) and table.get("combo"):
-            beaten = f"{combo_name(str(table['combo']))} ({self.names.cards(table.get('cards', []))})"
-            return f"{shown} ({kinds}) does not beat the {beaten} on the table"
-        return f"{shown} ({kinds}) cannot be played now"
+            return self.texts(
+                "moves.why_not.does_not_beat",
+                cards=shown,
+                kinds=kinds,
+                combo=self._combo(table["combo"]),
+                table=self.names.cards(table.get("cards", [])),
+            )
+        return self.texts("moves.why_not.not_now", cards=shown, kinds=kinds)
+
+    def _combo(self, combo: object) -> str:
+        return combo_name(str(combo), self.texts)
 
     # ---------------------------------------------------------------- labels
     def _label(self, action: Mapping[str, Any]) -> str:
@@ -125,25 +136,34 @@ class MoveMenu:
         if self.game == "scopa":
             taken = action.get("capture") or []
             if not taken:
-                return f"lay {card} on the table"
-            return f"take {self.names.cards(taken, ' + ')} with {card}"
+                return self.texts("moves.lay", card=card)
+            return self.texts("moves.capture", cards=self.names.cards(taken, " + "), card=card)
         if action.get("marriage"):
             suit = str(action["play"])[1]
             points = 40 if suit == self.view.get("trump") else 20
-            return f"lead {card} and announce the marriage in {self.names.suit(suit)} ({points})"
-        return f"play {card}"
+            return self.texts("moves.marriage", card=card, suit=self.names.suit(suit), points=points)
+        return self.texts("moves.play", card=card)
 
     def _extra(self, action: Mapping[str, Any]) -> Extra | None:
         if "exchange" in action:
             jack = self.names.card(str(action["exchange"]))
             indicator = self.view.get("indicator")
-            turned = self.names.card(str(indicator)) if indicator else "the trump card"
-            return Extra("x", f"exchange {jack} for {turned}", dict(action))
+            turned = self.names.card(str(indicator)) if indicator else self.texts("moves.the_trump_card")
+            return Extra("x", self.texts("moves.exchange", jack=jack, card=turned), dict(action))
         if action.get("close"):
-            return Extra("c", "close the talon", dict(action))
+            return Extra("c", self.texts("moves.close"), dict(action))
         if "bid" in action:
             bid = int(action["bid"])
-            return Extra(str(bid), f"bid {bid}" if bid else "no bid", dict(action))
+            label = self.texts("moves.bid", bid=bid) if bid else self.texts("moves.no_bid")
+            return Extra(str(bid), label, dict(action))
         if action.get("pass"):
-            return Extra("p", "pass", dict(action))
+            return Extra("p", self.texts("moves.pass"), dict(action))
         return None
+
+
+def _either(texts: Texts, items: Sequence[str]) -> str:
+    """ "a or b or c", in the player's language."""
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = texts("table.list.or", first=out, second=item)
+    return out

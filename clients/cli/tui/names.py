@@ -21,6 +21,7 @@ from cardavia.games.traditions import (
     normalize_language,
     suit_name,
 )
+from cardavia.protocol.i18n import Texts
 
 
 class CardNames:
@@ -28,6 +29,8 @@ class CardNames:
 
     def __init__(self, deck: str | None, lang: str = "en", game: str | None = None) -> None:
         self.lang = normalize_language(lang)
+        self.texts = Texts(self.lang)
+        """The interface's words in the same language, for everything around the names."""
         self.deck = _pack(deck, game)
         self._names = deck_names(self.deck, self.lang, regional=False) if self.deck else {}
         self._short = _short_names(self.deck, self.lang)
@@ -41,7 +44,7 @@ class CardNames:
         return self._short.get(code)
 
     def cards(self, codes: Iterable[str], sep: str = ", ") -> str:
-        return sep.join(self.card(c) for c in codes) or "nothing"
+        return sep.join(self.card(c) for c in codes) or self.texts("table.cards.nothing")
 
     def suit(self, letter: str) -> str:
         if self.deck is None:
@@ -52,7 +55,9 @@ class CardNames:
             return letter
 
     def deck_name(self) -> str:
-        return get_tradition(self.deck).display_name(self.lang) if self.deck else "cards"
+        return (
+            get_tradition(self.deck).display_name(self.lang) if self.deck else self.texts("table.cards.any")
+        )
 
     def game(self, game_id: str) -> str:
         try:
@@ -91,24 +96,7 @@ def _pack(deck: str | None, game: str | None) -> str | None:
     return None
 
 
-COMBO_NAMES: dict[str, str] = {
-    "single": "single",
-    "pair": "pair",
-    "triple": "triple",
-    "triple1": "triple with a single",
-    "triple2": "triple with a pair",
-    "straight": "straight",
-    "pairs": "pair sequence",
-    "airplane": "airplane",
-    "airplane1": "airplane with singles",
-    "airplane2": "airplane with pairs",
-    "four2": "four with two singles",
-    "four22": "four with two pairs",
-    "bomb": "bomb",
-    "rocket": "rocket",
-}
-"""Dou Dizhu combinations by their record names, as players call them."""
-
-
-def combo_name(combo: str) -> str:
-    return COMBO_NAMES.get(combo, combo)
+def combo_name(combo: str, texts: Texts) -> str:
+    """A Dou Dizhu combination by its record name (``pair``, ``airplane1``) as players call it;
+    a combination this client does not know is shown by its record name."""
+    return texts.get(f"combo.{combo}", combo)

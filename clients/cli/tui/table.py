@@ -28,9 +28,10 @@ from cardavia.clients.cli.tui.dialogs import CHAT_LENGTH, ChatScreen, ChoiceScre
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.moves import MoveMenu, Option
 from cardavia.clients.cli.tui.names import CardNames
-from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen, Next
+from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen, Next, relabel_bindings
 from cardavia.clients.cli.tui.tables import GameTable, TableContext, table_for
 from cardavia.protocol import messages as m
+from cardavia.protocol.i18n import Texts
 from cardavia.protocol.text import TextRefused, check, display_safe
 
 if TYPE_CHECKING:
@@ -39,6 +40,20 @@ if TYPE_CHECKING:
 NO_MOVES: list[dict[str, Any]] = []
 CARD_KEYS = frozenset("123456789")
 """Keys that move the cursor to the n-th card (unless the position gives the key to an action)."""
+KEY_LABELS = {
+    "cursor(-1)": "table.keys.card",
+    "cursor(1)": "table.keys.card",
+    "play": "table.keys.play",
+    "select_card": "table.keys.select",
+    "suggest": "table.keys.suggest",
+    "clear": "table.keys.clear",
+    "start": "table.keys.start",
+    "rematch": "table.keys.rematch",
+    "chat": "table.keys.chat",
+    "leave": "table.keys.leave",
+    "app.quit": "table.keys.quit",
+}
+"""The message key describing each of the table's key bindings in the footer."""
 
 
 class TableScreen(Screen[None]):
@@ -71,6 +86,9 @@ class TableScreen(Screen[None]):
     def __init__(self, snapshot: m.Snapshot, *, lang: str) -> None:
         super().__init__()
         self.lang = lang
+        self.texts = Texts(lang)
+        """The table's words in the player's language (the same as the card names')."""
+        relabel_bindings(self, self.texts, KEY_LABELS)
         self.room = snapshot.room
         self.seat = snapshot.seat
         self.menu = MoveMenu(snapshot.room.game, NO_MOVES, {}, CardNames(None, lang))
@@ -89,6 +107,8 @@ class TableScreen(Screen[None]):
         self._shown: dict[str, str] = {}
         """What each line shows now, so an unchanged line is not drawn again."""
         self._summary_open = False
+        self.written: list[str] = []
+        """Every line written to the log, whole (the log itself wraps them to its width)."""
         self._seat_names(snapshot)
 
     @property
@@ -119,7 +139,12 @@ class TableScreen(Screen[None]):
         self.query_one(VerticalScroll).can_focus = False
         self.set_interval(0.5, self._tick)
         self.write(
-            f"{self.names.game(self.room.game)} with {self.names.deck_name()}: room {self.room.code or '?'}"
+            self.texts(
+                "table.opening",
+                game=self.names.game(self.room.game),
+                deck=self.names.deck_name(),
+                code=self.room.code or "?",
+            )
         )
         self.redraw()
 
@@ -128,7 +153,10 @@ class TableScreen(Screen[None]):
         self.room, self.seat = snapshot.room, snapshot.seat
         self.names = CardNames(self.room.deck, self.lang, self.room.game)
         # other people chose these names: every renderer gets them made safe for a terminal
-        players = [display_safe(str(s.get("name") or f"seat {i + 1}")) for i, s in enumerate(self.room.seats)]
+        players = [
+            display_safe(str(s.get("name") or self.texts("table.seat", number=i + 1)))
+            for i, s in enumerate(self.room.seats)
+        ]
         self.renderer: GameTable = table_for(self.room.game, TableContext(self.names, self.seat, players))
 
     def on_snapshot(self, snapshot: m.Snapshot) -> None:
@@ -140,9 +168,9 @@ class TableScreen(Screen[None]):
         if new_match:
             self.result, self.last_deal_end = None, None
             self.status("")  # the rematch is no longer being asked for: it has begun
-            self.write("A new match begins")
+            self.write(self.texts("table.match.new"))
         elif started:
-            self.write("The match begins: " + ", ".join(self.renderer.ctx.players))
+            self.write(self.texts("table.match.begins", players=", ".join(self.renderer.ctx.players)))
         self.redraw()
 
     def on_delta(self, delta: m.Delta) -> None:
@@ -167,34 +195,39 @@ class TableScreen(Screen[None]):
         # (Dou Dizhu's winning side, Schnapsen's counts)
         event |= self.last_deal_end or {}
         self.last_deal_end = None
-        self.show_summary(DealSummaryScreen(self.renderer.deal_summary(event, result.deal + 1, self.view)))
+        breakdown = self.renderer.deal_summary(event, result.deal + 1, self.view)
+        self.show_summary(DealSummaryScreen(breakdown, self.texts))
 
     def on_match_result(self, result: m.MatchResult) -> None:
         self.result = result
         self.menu, self.deadline = self._no_moves(), None
         breakdown = self.renderer.match_summary(result.model_dump(), self.view)
-        self.show_summary(MatchSummaryScreen(breakdown))
+        self.show_summary(MatchSummaryScreen(breakdown, self.texts))
         self.redraw()
 
     def on_rematch_votes(self, votes: m.RematchVotes) -> None:
         """Who has asked for a rematch: it starts once every seat still waiting asks too."""
         players = self.renderer.ctx.players
-        waiting = ", ".join(players[i] for i in votes.waiting if i < len(players))
+        others = [players[i] for i in votes.waiting if i < len(players)]
+        waiting = ", ".join(others)
         if self.seat in votes.waiting:
-            asked = ", ".join(players[i] for i in votes.asked if i < len(players))
-            self.status(f"{asked} asks for a rematch: r to agree")
-            self.write(f"{asked} asks for a rematch")
+            seats = [players[i] for i in votes.asked if i < len(players)]
+            asked = ", ".join(seats)
+            self.status(self.texts("table.rematch.invited", names=asked, count=len(seats)))
+            self.write(self.texts("table.rematch.asked", names=asked, count=len(seats)))
         else:
-            self.status(f"waiting for {waiting} to agree to a rematch…")
+            self.status(self.texts("table.rematch.waiting", names=waiting, count=len(others)))
 
     def on_refused(self, error: m.Error) -> None:
         """The server refused our move: say why and offer the same moves again."""
         if self.sent is not None and error.code in ("illegal_action", "not_your_turn"):
             self.menu, self.sent = self.sent, None
-        self.status(f"refused: {display_safe(error.message)}")
+        reason = display_safe(self.texts.error(error.code, error.message))
+        self.status(self.texts("table.status.refused", reason=reason))
         self.redraw()
 
     def write(self, line: str) -> None:
+        self.written.append(line)
         self.query_one(RichLog).write(Text(line))
 
     def status(self, text: str) -> None:
@@ -262,20 +295,19 @@ class TableScreen(Screen[None]):
         return self.renderer.board(view)
 
     def _waiting(self) -> RenderableType:
-        lines = [
-            f"Waiting for players in room {self.room.code or '?'}"
-            + ("" if self.room.public else " (private)")
-        ]
+        t = self.texts
+        code = self.room.code or "?"
+        lines = [t("table.waiting.title", code=code, public="yes" if self.room.public else "no")]
         for i, seat in enumerate(self.room.seats):
-            empty = "a bot at the start" if seat.get("kind") == "bot" else "empty"
+            empty = t("table.waiting.bot") if seat.get("kind") == "bot" else t("table.waiting.empty")
             who = display_safe(str(seat["name"])) if seat.get("name") else empty
-            lines.append(f"  seat {i + 1}: {who}")
+            lines.append("  " + t("table.waiting.seat", number=i + 1, who=who))
         if self._owner():
-            lines.append("Press s to start now: empty seats get bots.")
+            lines.append(t("table.waiting.press_start"))
         elif self.room.owner is None:
-            lines.append("The match starts as soon as the seats for people are taken.")
+            lines.append(t("table.waiting.starts_when_full"))
         else:
-            lines.append("The room's owner starts the match.")
+            lines.append(t("table.waiting.owner_starts"))
         return Group(*(Text(line) for line in lines))
 
     def _owner(self) -> bool:
@@ -283,29 +315,36 @@ class TableScreen(Screen[None]):
         return welcome is not None and self.room.owner == welcome.session
 
     def _prompt(self, view: Mapping[str, Any]) -> Text:
+        t = self.texts
         if self.result is not None:
-            return Text("The match is over: r for a rematch, l for the lobby")
+            return Text(t("table.prompt.over"))
         if self.room.state == "waiting" or not view:
-            return Text("s: start now · l: leave" if self._owner() else "l: leave")
+            return Text(t("table.prompt.waiting_owner") if self._owner() else t("table.prompt.waiting"))
         if not self.menu.active:
             return Text(self.renderer.turn(view) + "…")
         parts: list[str] = []
         if self.menu.multi:
-            parts.append("space selects · n suggests · enter plays")
+            parts.append(t("table.prompt.select"))
         elif any(self.menu.playable(c) for c in view.get("hand") or []):
-            parts.append("←/→ or 1-9 picks a card · enter plays it")
+            parts.append(t("table.prompt.pick"))
         parts += [f"{e.key}: {e.label}" for e in self.menu.extras]
-        return Text("Your turn: " + " · ".join(parts), style="bold")
+        return Text(t("table.prompt.your_turn", moves=" · ".join(parts)), style="bold")
 
     def _tick(self) -> None:
         if not self._ready:
             return
         view = self.view
-        parts = [self.names.game(self.room.game), self.names.deck_name(), f"room {self.room.code or '?'}"]
+        parts = [
+            self.names.game(self.room.game),
+            self.names.deck_name(),
+            self.texts("table.title.room", code=self.room.code or "?"),
+        ]
+        if self.seat is None:  # a spectator: the board is everyone's public view, no hand
+            parts.append(self.texts("table.title.watching"))
         if view and self.room.state != "waiting":
             parts += [self.renderer.scores(view), self.renderer.turn(view)]
         if self.deadline is not None and self.menu.active:
-            parts.append(f"{max(0, int(self.deadline - time.time()))} s left")
+            parts.append(self.texts("table.title.left", seconds=max(0, int(self.deadline - time.time()))))
         self._update("#title", Text(" · ".join(p for p in parts if p)), layout=False)
 
     # --------------------------------------------------------------- actions
@@ -341,7 +380,7 @@ class TableScreen(Screen[None]):
     def action_play(self) -> None:
         hand = self.query_one(HandWidget)
         if not self.menu.active:
-            self.status("not your turn")
+            self.status(self.texts("table.status.not_your_turn"))
             return
         if self.menu.multi:
             chosen = hand.selected_cards()
@@ -349,18 +388,23 @@ class TableScreen(Screen[None]):
             if not options:
                 self.status(self.menu.why_not(chosen))
                 return
-            self.choose("These cards can be played as", options)
+            self.choose(self.texts("table.choose.reading"), options)
             return
         code = hand.current()
         options = self.menu.options(code) if code else []
         if not options:
-            extras = " or ".join(f"{e.key} ({e.label})" for e in self.menu.extras)
-            self.status(
-                f"{self.names.card(code or '')} cannot be played now"
-                + (f"; press {extras}" if extras else "")
-            )
+            card = self.names.card(code or "")
+            keys = [self.texts("table.status.key", key=e.key, label=e.label) for e in self.menu.extras]
+            if keys:
+                self.status(
+                    self.texts(
+                        "table.status.cannot_play_press", card=card, keys=self.renderer.ctx.either(keys)
+                    )
+                )
+            else:
+                self.status(self.texts("table.status.cannot_play", card=card))
             return
-        self.choose(f"Play {self.names.card(code or '')}: which way?", options)
+        self.choose(self.texts("table.choose.way", card=self.names.card(code or "")), options)
 
     def choose(self, title: str, options: Sequence[Option]) -> None:
         if len(options) == 1:
@@ -399,7 +443,7 @@ class TableScreen(Screen[None]):
             passing = next((e for e in self.menu.extras if e.action.get("pass")), None)
             if passing is not None:  # nothing in hand beats the table: say so rather than nothing
                 self.query_one(HandWidget).clear()
-                self.status(f"only a pass is possible: press {passing.key} to pass")
+                self.status(self.texts("table.status.only_pass", key=passing.key))
             return
         hand = self.query_one(HandWidget)
         now = sorted(hand.selected_cards())
@@ -410,7 +454,7 @@ class TableScreen(Screen[None]):
         self.session_app.submit(m.Start(id=self.session_app.session.requests.next_id()))
 
     def action_rematch(self) -> None:
-        self.status("asking for a rematch…")
+        self.status(self.texts("table.rematch.asking"))
         self.session_app.submit(m.Rematch(id=self.session_app.session.requests.next_id()))
 
     def action_chat(self) -> None:
@@ -420,7 +464,7 @@ class TableScreen(Screen[None]):
             try:
                 text = check(line, max_length=CHAT_LENGTH)
             except TextRefused as exc:  # pasted text may hold a zero width space or a bidi mark
-                self.status(f"not sent: {exc.reason}")
+                self.status(self.texts("table.status.not_sent", reason=exc.reason))
                 return
             app = self.session_app
             app.submit(m.Chat(id=app.session.requests.next_id(), text=text))

@@ -95,10 +95,12 @@ async def play_match(
     limit: float = HANG,
     stop: type[Screen[Any]] = MatchSummaryScreen,
     look: Callable[[], None] | None = None,
+    read: Callable[[Screen[Any]], None] | None = None,
 ) -> tuple[Screen[Any], int, int]:
     """Answer every turn with a random offered action, closing deal summaries, until a ``stop``
     screen shows (the match summary). Returns that screen, the moves made and the deal summaries seen.
-    ``look`` is called at each turn before the move, to check what the screen shows then."""
+    ``look`` is called at each turn before the move, to check what the screen shows then; ``read``
+    with each deal summary before it is closed."""
     moves = deals = 0
     played: int | None = None
 
@@ -116,6 +118,9 @@ async def play_match(
             return screen, moves, deals
         if isinstance(screen, DealSummaryScreen):
             deals += 1
+            if read is not None:
+                await until(pilot, lambda s=screen: s.is_mounted, "the deal summary drawn")  # type: ignore[misc]
+                read(screen)
             await pilot.press("enter")
             await until(pilot, lambda s=screen: app.screen is not s, "the deal summary to close")  # type: ignore[misc]
             continue

@@ -30,13 +30,14 @@ def test_a_scopa_capture_reads_as_one_line_with_its_scopa() -> None:
 def test_the_scopa_board_shows_the_table_the_deck_and_the_other_hand() -> None:
     state = scopa(("7D 3S KC", "QD JD KS"), "3C 4C 2S 5H AS 6H")
     text = plain(table_for("scopa", context("napoletane", "it")).board(state.view(0)))
-    assert "Anna (you)" in text
+    assert "Anna (tu)" in text
     assert "Bruno" in text
-    assert "3 cards" in text  # the other seat's count; its cards are not in the view
+    assert "3 carte" in text  # the other seat's count; its cards are not in the view
     assert "Spade · Fante" not in text
     for name in ("Bastoni · 3", "Bastoni · 4", "Spade · 2", "Coppe · 5", "Spade · Asso", "Coppe · 6"):
         assert name in text
-    assert "24 cards" in text
+    assert "24 carte" in text
+    assert "mazziere Bruno" in text
 
 
 def test_the_scopa_deal_summary_names_every_point() -> None:

@@ -19,15 +19,10 @@ from rich.table import Table
 from rich.text import Text
 
 from cardavia.clients.cli.tui.names import CardNames
+from cardavia.protocol.i18n import Texts
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
-
-REASONS = {
-    "target": "{winner} reached the target of {target}",
-    "points": "{winner} has the most points",
-    "shared": "the top score is shared",
-}
 
 
 @dataclass
@@ -38,10 +33,17 @@ class TableContext:
     seat: int | None
     players: list[str]
 
+    @property
+    def texts(self) -> Texts:
+        """The interface's words, in the language the cards are named in."""
+        return self.names.texts
+
     def who(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.players):
             return self.players[seat]
-        return "nobody" if seat is None else f"seat {seat}"
+        if seat is None:
+            return self.texts("table.nobody")
+        return self.texts("table.seat", number=seat + 1 if isinstance(seat, int) else str(seat))
 
     def card(self, code: Any) -> str:
         return self.names.card(str(code))
@@ -52,6 +54,21 @@ class TableContext:
     def per_seat(self, values: Sequence[Any]) -> str:
         return " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(values))
 
+    def either(self, items: Sequence[str]) -> str:
+        """ "a or b or c", in the player's language."""
+        return _fold(items, lambda a, b: self.texts("table.list.or", first=a, second=b))
+
+    def both(self, first: str, second: str) -> str:
+        """ "a and b", in the player's language."""
+        return self.texts("table.list.and", first=first, second=second)
+
+
+def _fold(items: Sequence[str], join: Any) -> str:
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = join(out, item)
+    return out
+
 
 @dataclass
 class Breakdown:
@@ -61,9 +78,20 @@ class Breakdown:
     players: list[str]
     rows: list[tuple[str, list[str]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)
+    """The message key of each row's label (``summary.row.cards``) to the label shown."""
+    record: str | None = None
+    """The match record's id, on a match summary that has one."""
+
+    def add(self, texts: Texts, key: str, cells: list[str]) -> None:
+        """A row labelled by the message ``key``."""
+        label = texts(key)
+        self.keys[key] = label
+        self.rows.append((label, cells))
 
     def row(self, label: str) -> list[str]:
-        """The cells of the row with this label (KeyError if none: tests ask for real rows)."""
+        """The cells of the row with this label or label key (KeyError if none: tests ask for real rows)."""
+        label = self.keys.get(label, label)
         for name, cells in self.rows:
             if name == label:
                 return cells
@@ -84,6 +112,7 @@ class GameTable:
 
     def __init__(self, ctx: TableContext) -> None:
         self.ctx = ctx
+        self.texts = ctx.texts
 
     # ------------------------------------------------------------------ board
     def board(self, view: View) -> RenderableType:
@@ -93,7 +122,8 @@ class GameTable:
         seats.add_column()
         for seat in range(len(self.ctx.players)):
             mine = seat == self.ctx.seat
-            name = Text(self.ctx.who(seat) + (" (you)" if mine else ""), style="bold" if mine else "")
+            who = self.ctx.who(seat)
+            name = Text(self.texts("table.you", name=who) if mine else who, style="bold" if mine else "")
             marker = "▶" if view.get("to_move") == seat else ""
             seats.add_row(marker, name, Text(" · ".join(self.seat_facts(view, seat))))
         grid = Table.grid(padding=(0, 1))
@@ -105,7 +135,11 @@ class GameTable:
 
     def seat_facts(self, view: View, seat: int) -> list[str]:
         counts = view.get("hand_counts") or []
-        return [plural(counts[seat], "card")] if seat < len(counts) else []
+        return [self.count("table.count.cards", counts[seat])] if seat < len(counts) else []
+
+    def count(self, key: str, n: Any) -> str:
+        """A plural message of ``count``: "1 card", "5 cards", "2 karty", "5 kart"."""
+        return self.texts(key, count=_whole(n))
 
     def board_lines(self, view: View) -> list[tuple[str, RenderableType]]:
         return []
@@ -126,13 +160,17 @@ class GameTable:
     def scores(self, view: View) -> str:
         """The match standing, for the header."""
         totals = view.get("totals")
-        return f"totals: {self.ctx.per_seat(totals)}" if isinstance(totals, list) else ""
+        return (
+            self.texts("table.totals", scores=self.ctx.per_seat(totals)) if isinstance(totals, list) else ""
+        )
 
     def turn(self, view: View) -> str:
         mover = view.get("to_move")
         if mover is None:
-            return "match over" if view.get("result") else ""
-        return "your turn" if mover == self.ctx.seat else f"{self.ctx.who(mover)} to move"
+            return self.texts("table.turn.over") if view.get("result") else ""
+        if mover == self.ctx.seat:
+            return self.texts("table.your_turn")
+        return self.texts("table.turn.other", name=self.ctx.who(mover))
 
     # ----------------------------------------------------------------- events
     def describe(self, events: Sequence[Event]) -> list[str]:
@@ -147,7 +185,7 @@ class GameTable:
         kind = event.get("type")
         who = self.ctx.who(event.get("seat"))
         if kind == "play" and "card" in event:
-            lines.append(f"{who} plays {self.ctx.card(event['card'])}")
+            lines.append(self.texts("log.play", who=who, card=self.ctx.card(event["card"])))
         elif kind == "game_over":
             lines.append(self.match_line(event))
 
@@ -155,39 +193,53 @@ class GameTable:
         scores = ", ".join(str(s) for s in event.get("scores") or [])
         winner = event.get("winner")
         if winner is None:
-            return f"Match over: no single winner (scores {scores})"
-        return f"Match over: {self.ctx.who(winner)} wins (scores {scores})"
+            return self.texts("log.match_over.shared", scores=scores)
+        return self.texts("log.match_over.winner", who=self.ctx.who(winner), scores=scores)
 
     # -------------------------------------------------------------- summaries
     def deal_summary(self, event: Event, number: int, view: View) -> Breakdown:
         """The breakdown of a scored deal, from its ``deal_end`` event (or ``deal_result``)."""
-        out = Breakdown(f"Deal {number} scored", list(self.ctx.players))
-        out.rows.append(("points", [signed(p) for p in event.get("points") or []]))
+        out = Breakdown(self.texts("summary.deal_scored", number=number), list(self.ctx.players))
+        out.add(self.texts, "summary.row.points", [signed(p) for p in event.get("points") or []])
         if isinstance(event.get("totals"), list):
-            out.rows.append(("match totals", [str(t) for t in event["totals"]]))
+            out.add(self.texts, "summary.row.match_totals", [str(t) for t in event["totals"]])
         return out
 
     def match_summary(self, result: Event, view: View) -> Breakdown:
         winner = result.get("winner")
-        title = (
-            "No single winner"
-            if winner is None
-            else ("You win!" if winner == self.ctx.seat else f"{self.ctx.who(winner)} wins")
-        )
+        if winner is None:
+            title = self.texts("summary.title.shared")
+        elif winner == self.ctx.seat:
+            title = self.texts("summary.title.you_win")
+        else:
+            title = self.texts("summary.title.wins", name=self.ctx.who(winner))
         out = Breakdown(title, list(self.ctx.players))
-        out.rows.append((self.score_label, [str(s) for s in result.get("scores") or []]))
-        pattern = REASONS.get(str(result.get("reason", "")), str(result.get("reason", "")))
+        out.add(self.texts, self.score_label, [str(s) for s in result.get("scores") or []])
+        reason = str(result.get("reason", ""))
         target = view.get("target", "")
-        out.notes.append("Why: " + pattern.format(winner=self.ctx.who(winner), target=target))
+        # a reason this client has no words for (a newer server) is shown as the server names it
+        why = self.texts.get(
+            f"summary.reason.{reason}",
+            reason,
+            winner=self.ctx.who(winner),
+            target=target if isinstance(target, int) else str(target),
+        )
+        out.notes.append(self.texts("summary.why", reason=why))
         if result.get("record"):
-            out.notes.append(f"Record: {result['record']}")
+            out.record = str(result["record"])
+            out.notes.append(self.texts("summary.record", record=out.record))
         return out
 
-    score_label = "final score"
+    score_label = "summary.row.final_score"
+    """The message key of the match summary's score row."""
 
 
-def plural(n: Any, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _whole(n: Any) -> int:
+    """A count from a view, where a malformed one counts as none."""
+    try:
+        return int(n)
+    except (TypeError, ValueError):
+        return 0
 
 
 def plain(renderable: RenderableType, width: int = 100) -> str:

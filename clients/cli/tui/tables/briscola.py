@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from cardavia.clients.cli.tui.tables.base import Event, GameTable, View, plural
+from cardavia.clients.cli.tui.tables.base import Event, GameTable, View
 
 
 class TrickTable(GameTable):
@@ -15,10 +15,10 @@ class TrickTable(GameTable):
         facts = super().seat_facts(view, seat)
         tricks = view.get("tricks") or []
         if seat < len(tricks):
-            facts.append(plural(tricks[seat], "trick"))
+            facts.append(self.count("table.count.tricks", tricks[seat]))
         points = view.get("points") or []
         if seat < len(points):
-            facts.append(f"{points[seat]} points")
+            facts.append(self.count("table.count.points", points[seat]))
         return facts
 
     def trick(self, view: View) -> RenderableType:
@@ -30,13 +30,22 @@ class TrickTable(GameTable):
     def describe_event(self, event: Event, following: Event | None, lines: list[str]) -> None:
         kind = event.get("type")
         if kind == "trick":
-            cards = self.ctx.cards(event.get("cards"), " + ")
-            winner = self.ctx.who(event.get("winner"))
-            lines.append(f"{winner} wins the trick ({cards}): {plural(event.get('points', 0), 'point')}")
+            lines.append(
+                self.texts(
+                    "log.trick",
+                    winner=self.ctx.who(event.get("winner")),
+                    cards=self.ctx.cards(event.get("cards"), " + "),
+                    points=int(event.get("points") or 0),
+                )
+            )
         elif kind == "draw":
             if "card" in event:  # the face-up trump card: everyone sees who takes it
                 lines.append(
-                    f"{self.ctx.who(event.get('seat'))} draws the trump card {self.ctx.card(event['card'])}"
+                    self.texts(
+                        "log.draw_trump",
+                        who=self.ctx.who(event.get("seat")),
+                        card=self.ctx.card(event["card"]),
+                    )
                 )
         else:
             super().describe_event(event, following, lines)
@@ -49,16 +58,17 @@ class BriscolaTable(TrickTable):
         trump = str(view.get("trump") or "")
         briscola = self.chip(trump) if trump else Text("—")
         if trump:
-            briscola.append(f"  trumps: {self.ctx.names.suit(trump[-1])}")
-        stock = int(view.get("stock") or 0)
-        under = " (the trump card last)" if view.get("trump_in_stock") else ""
+            briscola.append("  " + self.texts("table.briscola.trumps", suit=self.ctx.names.suit(trump[-1])))
+        stock = self.count("table.count.cards", view.get("stock") or 0)
+        if view.get("trump_in_stock"):
+            stock = self.texts("table.briscola.stock_with_trump", cards=stock)
         return [
-            ("trump card", briscola),
-            ("stock", plural(stock, "card") + under),
-            ("trick", self.trick(view)),
+            (self.texts("table.briscola.trump_card"), briscola),
+            (self.texts("table.briscola.stock"), stock),
+            (self.texts("table.trick"), self.trick(view)),
         ]
 
     def scores(self, view: View) -> str:
-        return f"card points: {self.ctx.per_seat(view.get('points') or [])} (61 wins)"
+        return self.texts("table.briscola.scores", scores=self.ctx.per_seat(view.get("points") or []))
 
-    score_label = "card points"
+    score_label = "summary.row.card_points"

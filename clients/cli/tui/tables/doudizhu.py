@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from cardavia.clients.cli.tui.names import combo_name
-from cardavia.clients.cli.tui.tables.base import Breakdown, Event, GameTable, View, plural, signed
+from cardavia.clients.cli.tui.tables.base import Breakdown, Event, GameTable, View, signed
 
 
 class DouDizhuTable(GameTable):
@@ -18,34 +18,66 @@ class DouDizhuTable(GameTable):
         facts = super().seat_facts(view, seat)
         landlord = view.get("landlord")
         if landlord is not None:
-            facts.insert(0, "landlord" if landlord == seat else "peasant")
+            facts.insert(0, self.role(landlord == seat))
         return facts
 
+    def role(self, landlord: bool) -> str:
+        return self.texts("table.doudizhu.landlord" if landlord else "table.doudizhu.peasant")
+
+    def combo(self, combo: object) -> str:
+        return combo_name(str(combo), self.texts)
+
     def board_lines(self, view: View) -> list[tuple[str, RenderableType]]:
-        lines: list[tuple[str, RenderableType]] = [
-            ("deal", f"{view.get('deal', 1)} of {view.get('deals', 1)}")
-        ]
+        deal = self.texts(
+            "table.doudizhu.deal_value", number=int(view.get("deal") or 1), count=int(view.get("deals") or 1)
+        )
+        lines: list[tuple[str, RenderableType]] = [(self.texts("table.deal"), deal)]
         if view.get("phase") == "bidding":
             bids = view.get("bids") or []
             said = ", ".join(f"{self.ctx.who(b.get('seat'))} {self.bid_text(b.get('bid'))}" for b in bids)
-            lines.append(("bids", said or "nobody has bid yet"))
+            lines.append((self.texts("table.doudizhu.bids"), said or self.texts("table.doudizhu.no_bids")))
             return lines
-        stakes = f"bid {view.get('bid', 0)} x {view.get('multiplier', 1)}"
-        extra = [plural(view[k], k[:-1]) for k in ("bombs", "rockets") if view.get(k)]
-        lines.append(("stakes", stakes + (f" ({', '.join(extra)})" if extra else "")))
+        stakes = self.texts(
+            "table.doudizhu.stakes",
+            bid=int(view.get("bid") or 0),
+            multiplier=int(view.get("multiplier") or 1),
+        )
+        extra = self.doubled(view)
+        if extra:
+            stakes = self.texts("table.doudizhu.stakes_why", stakes=stakes, why=", ".join(extra))
+        lines.append((self.texts("table.doudizhu.stakes_label"), stakes))
         if view.get("kitty"):
-            lines.append(("kitty", self.card_row(view["kitty"])))
+            lines.append((self.texts("table.doudizhu.kitty"), self.card_row(view["kitty"])))
         table = view.get("table")
+        beat_label = self.texts("table.doudizhu.to_beat")
         if isinstance(table, Mapping) and table.get("cards"):
-            beat = f"{self.ctx.who(table.get('seat'))}'s {combo_name(str(table.get('combo')))}"
-            lines.append(("to beat", Group(Text(beat), self.card_row(table["cards"]))))
+            beat = self.texts(
+                "table.doudizhu.combo_of",
+                who=self.ctx.who(table.get("seat")),
+                combo=self.combo(table.get("combo")),
+            )
+            lines.append((beat_label, Group(Text(beat), self.card_row(table["cards"]))))
         else:
-            lines.append(("to beat", Text("nothing: a new round", style="dim")))
+            lines.append((beat_label, Text(self.texts("table.doudizhu.new_round"), style="dim")))
         return lines
 
-    @staticmethod
-    def bid_text(bid: object) -> str:
-        return f"bid {bid}" if bid else "no bid"
+    def doubled(self, scored: Mapping[str, object]) -> list[str]:
+        """What doubled the stake: bombs and rockets played (and, in a deal's score, springs)."""
+        why: list[str] = []
+        if scored.get("bombs"):
+            why.append(self.count("summary.doudizhu.bombs", scored["bombs"]))
+        if scored.get("rockets"):
+            why.append(self.count("summary.doudizhu.rockets", scored["rockets"]))
+        if scored.get("spring"):
+            why.append(self.texts("summary.doudizhu.spring"))
+        if scored.get("reverse_spring"):
+            why.append(self.texts("summary.doudizhu.reverse_spring"))
+        return why
+
+    def bid_text(self, bid: object) -> str:
+        if not bid:
+            return self.texts("table.doudizhu.no_bid")
+        return self.texts("table.doudizhu.bid", bid=int(bid) if isinstance(bid, int) else str(bid))
 
     def describe_event(self, event: Event, following: Event | None, lines: list[str]) -> None:
         kind = event.get("type")
@@ -55,27 +87,49 @@ class DouDizhuTable(GameTable):
         elif kind == "deal" and isinstance(event.get("deal"), int) and event["deal"] > 1:
             self._deals = event["deal"]
         if kind == "bid":
-            lines.append(f"{who}: {self.bid_text(event.get('bid'))}")
+            lines.append(self.texts("log.doudizhu.bid", who=who, bid=self.bid_text(event.get("bid"))))
         elif kind == "landlord":
             kitty = self.ctx.cards(event.get("kitty"))
-            lines.append(f"{who} is the landlord at {event.get('bid')} and takes the kitty: {kitty}")
+            bid = event.get("bid")
+            lines.append(
+                self.texts(
+                    "log.doudizhu.landlord",
+                    who=who,
+                    bid=bid if isinstance(bid, int) else str(bid),
+                    cards=kitty,
+                )
+            )
         elif kind == "redeal":
             lines.append(
-                f"Nobody bid: deal {event.get('deal')} is dealt again by {self.ctx.who(event.get('dealer'))}"
+                self.texts(
+                    "log.doudizhu.redeal",
+                    number=int(event.get("deal") or 0),
+                    dealer=self.ctx.who(event.get("dealer")),
+                )
             )
         elif kind == "pass":
-            lines.append(f"{who} passes")
+            lines.append(self.texts("log.doudizhu.pass", who=who))
         elif kind == "round_over":
-            lines.append(f"{self.ctx.who(event.get('leader'))} wins the round and leads")
+            lines.append(self.texts("log.doudizhu.round_over", who=self.ctx.who(event.get("leader"))))
         elif kind == "play":
-            combo = combo_name(str(event.get("combo")))
-            lines.append(f"{who} plays a {combo}: {self.ctx.cards(event.get('cards'))}")
+            combo = self.combo(event.get("combo"))
+            lines.append(
+                self.texts(
+                    "log.doudizhu.play", who=who, combo=combo, cards=self.ctx.cards(event.get("cards"))
+                )
+            )
         elif kind == "deal_end":
-            side = "The landlord wins" if event.get("winner") == "landlord" else "The peasants win"
+            side = "landlord" if event.get("winner") == "landlord" else "peasants"
             points = self.ctx.per_seat([signed(p) for p in event.get("points") or []])
-            lines.append(f"{side} the deal: {points}")
+            lines.append(self.texts("log.doudizhu.deal_end", side=side, points=points))
         elif kind == "deal":
-            lines.append(f"Deal {event.get('deal')}, dealt by {self.ctx.who(event.get('dealer'))}")
+            lines.append(
+                self.texts(
+                    "log.doudizhu.deal",
+                    number=int(event.get("deal") or 0),
+                    dealer=self.ctx.who(event.get("dealer")),
+                )
+            )
         else:
             super().describe_event(event, following, lines)
 
@@ -86,24 +140,28 @@ class DouDizhuTable(GameTable):
         winner = event.get("winner") or (
             "landlord" if (event.get("points") or [0])[landlord or 0] > 0 else "peasants"
         )
-        title = f"Deal {number}: the {'landlord wins' if winner == 'landlord' else 'peasants win'}"
-        out = Breakdown(title, list(self.ctx.players))
-        out.rows.append(
-            ("role", ["landlord" if s == landlord else "peasant" for s in range(len(self.ctx.players))])
+        side = "landlord" if winner == "landlord" else "peasants"
+        out = Breakdown(
+            self.texts("summary.doudizhu.title", number=number, side=side), list(self.ctx.players)
         )
-        out.rows.append(("points this deal", [signed(p) for p in event.get("points") or []]))
+        out.add(
+            self.texts, "summary.row.role", [self.role(s == landlord) for s in range(len(self.ctx.players))]
+        )
+        out.add(self.texts, "summary.row.points_this_deal", [signed(p) for p in event.get("points") or []])
         if isinstance(event.get("totals"), list):
-            out.rows.append(("match totals", [str(t) for t in event["totals"]]))
+            out.add(self.texts, "summary.row.match_totals", [str(t) for t in event["totals"]])
         if detail:
-            why = [plural(detail[k], k[:-1]) for k in ("bombs", "rockets") if detail.get(k)]
-            why += [
-                label
-                for key, label in (("spring", "spring"), ("reverse_spring", "reverse spring"))
-                if detail.get(key)
-            ]
-            stake = f"Bid {detail.get('bid')} x multiplier {detail.get('multiplier', 1)}"
-            out.notes.append(stake + (f" ({', '.join(why)})" if why else ""))
-            out.notes.append("The landlord wins or loses twice the stake; each peasant once")
+            bid = detail.get("bid")
+            stake = self.texts(
+                "summary.doudizhu.stake",
+                bid=bid if isinstance(bid, int) else str(bid),
+                multiplier=int(detail.get("multiplier") or 1),
+            )
+            why = self.doubled(detail)
+            if why:
+                stake = self.texts("table.doudizhu.stakes_why", stakes=stake, why=", ".join(why))
+            out.notes.append(stake)
+            out.notes.append(self.texts("summary.doudizhu.rule"))
         return out
 
     # ------------------------------------------------------------- the match
@@ -116,12 +174,16 @@ class DouDizhuTable(GameTable):
         leaders = [s for s, score in enumerate(scores) if score == top]
         return leaders if leaders == [s for s in range(len(scores)) if s != landlord] else None
 
-    def _both(self, seats: list[int], *, start: bool = False) -> str:
-        """The two seats by name, "you" first; ``start``: at the start of a sentence."""
-        names = [self.ctx.who(s) for s in seats if s != self.ctx.seat]
-        if self.ctx.seat in seats:
-            names.insert(0, "You" if start else "you")
-        return " and ".join(names)
+    def _partner(self, seats: list[int]) -> str | None:
+        """The other peasant's name when this seat is one of the two; else None."""
+        if self.ctx.seat not in seats:
+            return None
+        return next(self.ctx.who(s) for s in seats if s != self.ctx.seat)
+
+    def _both(self, seats: list[int]) -> str:
+        """The two peasants by name, when this seat is not one of them."""
+        first, second = (self.ctx.who(s) for s in seats[:2])
+        return self.ctx.both(first, second)
 
     def match_line(self, event: Event) -> str:
         scores = [int(s) for s in event.get("scores") or []]
@@ -129,7 +191,10 @@ class DouDizhuTable(GameTable):
         if side is None:
             return super().match_line(event)
         shown = ", ".join(str(s) for s in scores)
-        return f"Match over: the peasants win, {self._both(side)} (scores {shown})"
+        partner = self._partner(side)
+        if partner is not None:
+            return self.texts("log.doudizhu.match_peasants_you", partner=partner, scores=shown)
+        return self.texts("log.doudizhu.match_peasants", names=self._both(side), scores=shown)
 
     _landlord: object = None
     """The last deal's landlord, from its ``landlord`` event (the log has no view)."""
@@ -143,11 +208,12 @@ class DouDizhuTable(GameTable):
         landlord = view.get("landlord", detail.get("landlord"))
         side = self._side(scores, landlord, view.get("deals", 1)) if result.get("winner") is None else None
         if side is not None:
-            both = self._both(side)
-            out.title = (
-                f"{self._both(side, start=True)} win as the peasants!"
-                if self.ctx.seat in side
-                else f"The peasants win: {both}"
-            )
-            out.notes[0] = f"Why: the peasants, {both}, went out before the landlord and share the top score"
+            partner = self._partner(side)
+            if partner is not None:
+                out.title = self.texts("summary.doudizhu.peasants_you", partner=partner)
+                out.notes[0] = self.texts("summary.doudizhu.why_peasants_you", partner=partner)
+            else:
+                both = self._both(side)
+                out.title = self.texts("summary.doudizhu.peasants", names=both)
+                out.notes[0] = self.texts("summary.doudizhu.why_peasants", names=both)
         return out

@@ -1,0 +1,295 @@
+"""The table speaks the player's language: every label, log line, summary and key hint, with the
+plural forms of each language (Polish: 1 karta, 2 karty, 5 kart)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.screen import Screen
+from textual.widgets import Static
+
+from cardavia.clients.cli.tui.app import CardaviaApp
+from cardavia.clients.cli.tui.hand import HandWidget
+from cardavia.clients.cli.tui.moves import MoveMenu
+from cardavia.clients.cli.tui.names import CardNames
+from cardavia.clients.cli.tui.summaries import MatchSummaryScreen
+from cardavia.clients.cli.tui.table import TableScreen
+from cardavia.clients.cli.tui.tables import TableContext, table_for
+from cardavia.clients.cli.tui.tables.base import plain
+from cardavia.games.registry import GAMES, get_game
+from cardavia.games.traditions import TRADITIONS
+from cardavia.protocol import messages as m
+from cardavia.protocol.i18n import own_messages, parse
+from tests.clients.tui.driver import play_match, screen_ready, table_of, until
+from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
+from tests.clients.tui.positions import schnapsen, scopa
+from tests.clients.tui.test_screens import SIZE, lobby_ready, text_of
+
+AREAS = ("table", "log", "summary", "moves", "combo")
+"""The catalogue areas the table screens speak in."""
+SHORT = {"scopa": {"target": 1}, "schnapsen": {"target": 1}}
+"""Matches of one deal, so that a whole deal ends in the match summary."""
+DECKS = {"scopa": "napoletane", "briscola": "piacentine", "schnapsen": "schnapsen", "doudizhu": "french54"}
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _texts(tree: list[Any]) -> Iterator[str]:
+    for node in tree:
+        if isinstance(node, str):
+            yield node
+        else:
+            for branch in (node.get("options") or {}).values():
+                yield from _texts(branch)
+
+
+def words(lang: str) -> set[str]:
+    """Every word the table's catalogue areas write in ``lang`` (placeholders left out)."""
+    found: set[str] = set()
+    for key, message in own_messages(lang).items():
+        if key.split(".")[0] in AREAS:
+            for text in _texts(parse(message)):
+                found.update(w.lower() for w in WORD.findall(text))
+    return found
+
+
+def english_left(shown: str, lang: str, names: list[str]) -> set[str]:
+    """English words of the table's catalogue that ``shown`` holds and ``lang`` does not write too."""
+    for name in sorted(names, key=len, reverse=True):  # card, game and player names stay as they are
+        shown = shown.replace(name, " ")
+    english = {w for w in words("en") if len(w) > 2} - words(lang)
+    return {w for w in WORD.findall(shown) if w.lower() in english}
+
+
+def proper_names(lang: str, deck: str) -> list[str]:
+    names = CardNames(deck, lang)
+    cards = [names.card(c.code) for c in TRADITIONS[deck].deck]
+    games = [names.game(g) for g in GAMES]
+    packs = [CardNames(d, lang).deck_name() for d in TRADITIONS]
+    return [*cards, *games, *packs, "Anna", "Bot", "Dou Dizhu", "KX4P2", "rec-test"]
+
+
+def screen_text(screen: Screen[Any]) -> str:
+    """What a screen shows: its text panels, and the key hints of its footer."""
+    shown = [text_of(w) for w in screen.query(Static)]
+    shown += [b.binding.description for b in screen.active_bindings.values() if b.binding.show]
+    return "\n".join(shown)
+
+
+def table_text(table: TableScreen) -> str:
+    shown = [screen_text(table), table.query_one(HandWidget).render().plain]
+    shown += table.written  # the log's lines, whole
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("lang", ["it", "pl"])
+@pytest.mark.parametrize("game", ["scopa", "briscola", "schnapsen", "doudizhu"])
+async def test_a_whole_deal_shows_no_english_word(game: str, lang: str) -> None:
+    session = FakeSession(lang=lang)
+    app = CardaviaApp(session, name="Anna", lang=lang)
+    seen: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await lobby_ready(pilot, app)
+        script = ScriptedTable(
+            session, get_game(game).new(SHORT.get(game, {}), f"{game}-{lang}"), deck=DECKS[game]
+        )
+        script.start()
+        summary, moves, _ = await play_match(
+            pilot,
+            app,
+            random.Random(4),
+            look=lambda: seen.append(table_text(table_of(app))),
+            read=lambda screen: seen.append(screen_text(screen)),
+        )
+        assert moves > 0
+        assert isinstance(summary, MatchSummaryScreen)
+        await until(pilot, lambda: summary.is_mounted, "the match summary drawn")
+        seen.append(screen_text(summary))
+        await pilot.press("escape")  # look at the table once more: the log holds the whole match
+        await until(pilot, lambda: app.screen is app.table, "the table")
+        await pilot.pause()
+        seen.append(table_text(table_of(app)))
+        await pilot.press("r")
+        status = table_of(app).query_one("#status", Static)
+        await until(pilot, lambda: bool(text_of(status)), "the rematch notice")
+        asking = text_of(status)
+        seen.append(asking)
+        session.push(m.RematchVotes(asked=[0], waiting=[1]))
+        await until(pilot, lambda: text_of(status) != asking, "who must still agree")
+        seen.append(text_of(status))
+        assert "Bot 2" in seen[-1]
+    shown = "\n".join(seen)
+    assert not english_left(shown, lang, proper_names(lang, DECKS[game])), shown
+    mine = {"it": "Tocca a te", "pl": "Twoja kolej", "sv": "Din tur", "nb": "Din tur", "es": "Te toca"}[lang]
+    assert mine in shown
+
+
+async def test_the_table_footer_and_prompt_speak_italian() -> None:
+    session = FakeSession(lang="it")
+    app = CardaviaApp(session, name="Anna", lang="it")
+    async with app.run_test(size=SIZE) as pilot:
+        await lobby_ready(pilot, app)
+        ScriptedTable(
+            session, scopa(("7D 3S KC", "QD JD KS"), "3C 4C 2S 5H AS 6H"), deck="napoletane"
+        ).start()
+        await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
+        table = table_of(app)
+        await pilot.pause()
+        prompt = text_of(table.query_one("#prompt", Static))
+        assert prompt.startswith("Tocca a te: ")
+        assert "invio la gioca" in prompt
+        hints = {b.binding.description for b in table.active_bindings.values() if b.binding.show}
+        assert {"gioca", "chat", "esci", "chiudi"} <= hints
+        assert "play" not in hints
+        assert "ancora " in text_of(table.query_one("#title", Static)) or table.deadline is None
+        await pilot.press("enter")  # the 7 of coins takes in four ways: a choice, in Italian
+        await until(pilot, lambda: app.screen is not table, "the choice")
+        assert app.screen.title_text == "Giochi Denari · 7: in che modo?"  # type: ignore[attr-defined]
+        assert app.screen.options[0].label == "prendi Bastoni · 3 + Bastoni · 4 con Denari · 7"  # type: ignore[attr-defined]
+
+
+async def test_a_refused_move_and_a_waiting_room_speak_polish() -> None:
+    session = FakeSession(lang="pl")
+    app = CardaviaApp(session, name="Anna", lang="pl")
+    async with app.run_test(size=SIZE) as pilot:
+        await lobby_ready(pilot, app)
+        room = room_info("scopa", ["Anna", ""], state="waiting", public=False)
+        session.push(m.Snapshot(room=room, seat=0, seq=1, view={}))
+        await screen_ready(pilot, app, TableScreen, "the waiting room")
+        board = table_of(app).query_one("#board", Static)
+        await until(pilot, lambda: "Czekamy" in text_of(board), "the waiting room's board")
+        assert text_of(board).splitlines()[0] == "Czekamy na graczy w pokoju KX4P2 (prywatnym)"
+        assert "  miejsce 2: bot od początku" in text_of(board)
+        assert "Naciśnij s, by zacząć teraz" in text_of(board)
+        table = table_of(app)
+        status = table.query_one("#status", Static)
+        table.on_refused(m.Error(code="no_such_code_yet", message="odmowa"))
+        await until(pilot, lambda: bool(text_of(status)), "the refusal")
+        assert text_of(status) == "odrzucono: odmowa"
+
+
+@pytest.mark.parametrize(
+    ("n", "cards", "points", "tricks"),
+    [
+        (1, "1 karta", "1 punkt", "1 lewa"),
+        (2, "2 karty", "2 punkty", "2 lewy"),
+        (5, "5 kart", "5 punktów", "5 lew"),
+        (12, "12 kart", "12 punktów", "12 lew"),
+        (22, "22 karty", "22 punkty", "22 lewy"),
+    ],
+)
+def test_polish_counts_take_their_plural_forms(n: int, cards: str, points: str, tricks: str) -> None:
+    table = table_for("briscola", TableContext(CardNames("piacentine", "pl"), 0, ["Anna", "Bruno"]))
+    view = {"hand_counts": [3, n], "tricks": [0, n], "points": [0, n], "stock": n, "trump": "7D", "trick": []}
+    text = plain(table.board(view))
+    bruno = next(line for line in text.splitlines() if "Bruno" in line)
+    assert f"{cards} · {tricks} · {points}" in bruno
+    assert f"{cards}" in next(line for line in text.splitlines() if line.startswith("talia"))
+    line = table.describe([{"type": "trick", "winner": 1, "cards": ["7D", "3D"], "points": n}])[0]
+    assert line.endswith(f": {points}")
+
+
+def test_italian_and_polish_log_lines_and_summaries() -> None:
+    it = table_for("scopa", TableContext(CardNames("napoletane", "it"), 0, ["Anna", "Bruno"]))
+    state = scopa(("7D 3S KC", "QD JD KS"), "3C 4C")
+    _, events = state.apply(
+        get_game("scopa").action_from_data({"play": "7D", "capture": ["3C", "4C"]}), seat=0
+    )
+    assert it.describe(events) == ["Anna prende Bastoni · 3 + Bastoni · 4 con Denari · 7 — scopa!"]
+    summary = it.match_summary(
+        {"scores": [11, 7], "winner": 0, "reason": "target", "record": "rec-1"}, {"target": 11}
+    )
+    assert summary.title == "Hai vinto!"
+    assert summary.row("summary.row.match_points") == ["11", "7"]
+    assert summary.notes == ["Perché: Anna ha raggiunto 11", "Registrazione: rec-1"]
+    assert summary.record == "rec-1"
+
+    pl = table_for("schnapsen", TableContext(CardNames("schnapsen", "pl"), 0, ["Anna", "Bruno"]))
+    detail = {"winner": 0, "reason": "66", "game_points": 2, "card_points": [66, 25],
+              "marriage_points": [20, 0], "uncredited": [0, 0], "totals": [86, 25], "tricks": [5, 2],
+              "closed_by": None}  # fmt: skip
+    deal = {
+        "type": "deal_end",
+        "deal": 0,
+        "points": [2, 0],
+        "detail": detail,
+        "totals": [2, 0],
+        "counts": [5, 7],
+    }
+    scored = pl.deal_summary(deal, 1, {"target": 7})
+    assert scored.title == "Rozdanie 1 policzone"
+    assert scored.row("summary.row.match") == ["2 z 7", "0 z 7"]
+    assert scored.notes == ["Dlaczego: Anna osiąga 66; 2 punkty meczowe: przegrany miał mniej niż 33"]
+    assert (
+        pl.worth({"reason": "closer_failed", "game_points": 5})
+        == "5 punktów meczowych (liczone przy zamknięciu)"
+    )
+
+
+def test_dou_dizhu_combinations_and_moves_are_named_in_the_language() -> None:
+    view = {"game": "doudizhu", "phase": "play", "hand": ["3C", "3D", "9C", "9D", "KS"],
+            "table": {"seat": 1, "combo": "pair", "cards": ["4C", "4D"]}}  # fmt: skip
+    legal: list[dict[str, object]] = [{"combo": "pair", "cards": ["9C", "9D"]}, {"pass": True}]
+    menu = MoveMenu("doudizhu", legal, view, CardNames("french54", "it"))
+    assert menu.readings(["9C", "9D"])[0].label == "coppia: Fiori · 9, Quadri · 9"
+    assert menu.why_not(["3C", "3D"]) == (
+        "Fiori · 3, Quadri · 3 (coppia) non batte quanto è in tavola: coppia (Fiori · 4, Quadri · 4)"
+    )
+    assert menu.why_not([]).startswith("scegli le carte con spazio")
+    assert [e.label for e in menu.extras] == ["passa"]
+    ctx = TableContext(CardNames("french54", "pl"), 0, ["Anna", "Bruno", "Carla"])
+    table = table_for("doudizhu", ctx)
+    assert table.describe([{"type": "play", "seat": 1, "combo": "rocket", "cards": ["BJ", "RJ"]}]) == [
+        f"Bruno zagrywa (rakieta): {ctx.cards(['BJ', 'RJ'])}"
+    ]
+    bombs = table.deal_summary(
+        {"winner": "landlord", "points": [-8, 16, -8],
+         "detail": {"landlord": 1, "bid": 2, "bombs": 2, "rockets": 1, "spring": True, "multiplier": 16}},
+        1, {},
+    )  # fmt: skip
+    assert bombs.title == "Rozdanie 1: wygrywa obszarnik"
+    assert bombs.notes[0] == "Licytacja 2 x mnożnik 16 (2 bomby, 1 rakieta, wiosna)"
+    assert bombs.row("summary.row.role") == ["chłop", "obszarnik", "chłop"]
+    assert CardNames("french54", "pl").cards([]) == "nic"
+    assert CardNames(None, "it").deck_name() == "carte"
+
+
+def test_schnapsen_moves_in_swedish_and_the_peasants_in_norwegian() -> None:
+    state = schnapsen(("KH QH JD AC TS", "AS QS KS AH KC"), "D", "AD")
+    menu = MoveMenu(
+        "schnapsen",
+        [a.to_data() for a in state.legal_actions(0)],
+        state.view(0),
+        CardNames("schnapsen", "sv"),
+    )
+    close = menu.extra("c")
+    assert close is not None
+    assert close.label == "stäng talongen"
+    assert [o.label for o in menu.options("QH")][1].endswith("meldera mariage i Hjärter (20)")
+    ctx = TableContext(CardNames("french54", "nb"), 0, ["Anna", "Bruno", "Carla"])
+    result = {"scores": [3, -6, 3], "winner": None, "reason": "shared"}
+    summary = table_for("doudizhu", ctx).match_summary(result, {"landlord": 1, "deals": 1})
+    assert summary.title == "Du og Carla vinner som bønder!"
+
+
+async def test_a_spectator_watches_in_spanish() -> None:
+    session = FakeSession(lang="es")
+    app = CardaviaApp(session, name="Carla", lang="es")
+    state = get_game("briscola").new({}, "watched")
+    async with app.run_test(size=SIZE) as pilot:
+        await lobby_ready(pilot, app)
+        room = room_info("briscola", ["Anna", "Bruno"], deck="piacentine")
+        session.push(m.Snapshot(room=room, seat=None, seq=1, view=state.view(None)))
+        await screen_ready(pilot, app, TableScreen, "the watched table")
+        table = table_of(app)
+        title = table.query_one("#title", Static)
+        await until(pilot, lambda: "como espectador" in text_of(title), "the title")
+        board = text_of(table.query_one("#board", Static))
+        assert "(tú)" not in board
+        assert "triunfo" in board
+        assert "34 cartas (el triunfo al final)" in board
+        assert "le toca a " in text_of(title)
+        assert not english_left(screen_text(table), "es", proper_names("es", "piacentine"))
