@@ -40,6 +40,7 @@ from pyicumessageformat import Parser  # type: ignore[import-untyped]
 
 from cardavia.games.registry import GAMES
 from cardavia.games.traditions import LANGUAGES, TRADITIONS, deck_names, game_name, language_data
+from cardavia.protocol.text import TextRefused
 
 FALLBACK: Final = "en"
 _DATA = files("cardavia.protocol") / "catalogues"
@@ -209,6 +210,13 @@ class Texts:
         if self.has(f"errors.{code}"):
             return self(f"errors.{code}")
         return message or self("errors.unknown")
+
+    def refusal(self, refused: TextRefused) -> str:
+        """Why a name or chat line was refused, in the player's language (the rule's own words
+        for a rule this catalogue does not know)."""
+        shown = ("character", "position", "length", "max_length")
+        args = {k: v for k, v in refused.context.items() if k in shown}
+        return self.get(f"text.{refused.kind}", refused.reason, **args)
 
     def number(self, value: int | float) -> str:
         return str(format_decimal(value, locale=self.locale))

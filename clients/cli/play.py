@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     try:  # the server's own rule for names, so a refused name is said here and not as a traceback
         name = check(args.name if args.name is not None else _login(), max_length=32, strip=True)
     except TextRefused as exc:
-        say("app.play.bad_name", problem=str(exc))
+        say("app.play.bad_name", problem=texts.refusal(exc))
         return 2
     try:  # an extra (cardavia[tui]): say how to get it rather than fail with a traceback
         import textual  # noqa: F401

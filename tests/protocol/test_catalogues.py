@@ -32,6 +32,7 @@ from cardavia.protocol.i18n import (
     same_as_english,
     served_catalogue,
 )
+from cardavia.protocol.text import TextRefused, check
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = ROOT / "protocol" / "catalogues"
@@ -205,3 +206,19 @@ def test_the_served_catalogue_is_the_language_over_english() -> None:
     assert served["lang"] == "it"
     assert set(served["messages"]) == set(ENGLISH)
     assert served_catalogue("xx")["lang"] == "en"
+
+
+@pytest.mark.parametrize(
+    ("text", "polish"),
+    [
+        ("", "nie może być pusty"),
+        ("a" * 40, "jest za długi: 40 znaków, najwyżej 32"),
+        ("a" * 33, "jest za długi: 33 znaki, najwyżej 32"),
+        ("a\u202eb", "U+202E RIGHT-TO-LEFT OVERRIDE na pozycji 2 jest niedozwolony"),
+    ],
+)
+def test_a_refused_name_is_explained_in_the_players_language(text: str, polish: str) -> None:
+    with pytest.raises(TextRefused) as refused:
+        check(text, max_length=32, strip=True)
+    assert Texts("pl").refusal(refused.value) == polish
+    assert Texts("en").refusal(refused.value) != polish

@@ -464,7 +464,7 @@ class TableScreen(Screen[None]):
             try:
                 text = check(line, max_length=CHAT_LENGTH)
             except TextRefused as exc:  # pasted text may hold a zero width space or a bidi mark
-                self.status(self.texts("table.status.not_sent", reason=exc.reason))
+                self.status(self.texts("table.status.not_sent", reason=self.texts.refusal(exc)))
                 return
             app = self.session_app
             app.submit(m.Chat(id=app.session.requests.next_id(), text=text))
