@@ -64,20 +64,36 @@ REPLACEMENT: Final = "\ufffd"
 _VISIBLE_CATEGORIES: Final = frozenset("LNPS")
 
 
-def refusal(char: str) -> str | None:
-    """What kind of refused character ``char`` is (for the error message), or None if it is allowed."""
+_SORTS: Final = {
+    "control": "a control character",
+    "bidi": "a bidirectional formatting character",
+    "format": "an invisible format character",
+    "separator": "a line or paragraph separator",
+    "surrogate": "a lone surrogate",
+}
+"""The sorts of refused character, by the short name clients' catalogues select on."""
+
+
+def refused_sort(char: str) -> str | None:
+    """The sort of refused character ``char`` is (a key of ``_SORTS``), or None if it is allowed."""
     category = unicodedata.category(char)
     if category == "Cc":
-        return "a control character"
+        return "control"
     if char in BIDI_FORMATTING:
-        return "a bidirectional formatting character"
+        return "bidi"
     if category == "Cf" and char not in JOINERS:
-        return "an invisible format character"
+        return "format"
     if category in ("Zl", "Zp"):
-        return "a line or paragraph separator"
+        return "separator"
     if category == "Cs":
-        return "a lone surrogate"
+        return "surrogate"
     return None
+
+
+def refusal(char: str) -> str | None:
+    """What kind of refused character ``char`` is (for the error message), or None if it is allowed."""
+    sort = refused_sort(char)
+    return None if sort is None else _SORTS[sort]
 
 
 def describe(char: str) -> str:
@@ -104,13 +120,13 @@ def check(text: str, *, max_length: int, strip: bool = False) -> str:
     """
     text = unicodedata.normalize("NFC", text)
     for position, char in enumerate(text):
-        kind = refusal(char)
-        if kind is not None:
-            shown = describe(char)
+        sort = refused_sort(char)
+        if sort is not None:
+            shown, kind = describe(char), _SORTS[sort]
             raise TextRefused(
                 "character_not_allowed",
                 f"{shown} ({kind}) at position {position + 1} is not allowed",
-                {"character": shown, "kind": kind, "position": position + 1},
+                {"character": shown, "kind": kind, "sort": sort, "position": position + 1},
             )
     if strip:
         text = text.strip()

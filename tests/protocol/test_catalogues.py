@@ -214,7 +214,11 @@ def test_the_served_catalogue_is_the_language_over_english() -> None:
         ("", "nie może być pusty"),
         ("a" * 40, "jest za długi: 40 znaków, najwyżej 32"),
         ("a" * 33, "jest za długi: 33 znaki, najwyżej 32"),
-        ("a\u202eb", "U+202E RIGHT-TO-LEFT OVERRIDE na pozycji 2 jest niedozwolony"),
+        (
+            "a\u202eb",
+            "U+202E RIGHT-TO-LEFT OVERRIDE (znak formatowania dwukierunkowego) na pozycji 2 "
+            "jest niedozwolony",
+        ),
     ],
 )
 def test_a_refused_name_is_explained_in_the_players_language(text: str, polish: str) -> None:

@@ -177,7 +177,12 @@ def test_check_raises_its_own_error_outside_pydantic() -> None:
     with pytest.raises(TextRefused) as caught:
         check("a\x00", max_length=5)
     assert caught.value.kind == "character_not_allowed"
-    assert caught.value.context == {"character": "U+0000", "kind": "a control character", "position": 2}
+    assert caught.value.context == {
+        "character": "U+0000",
+        "kind": "a control character",
+        "sort": "control",
+        "position": 2,
+    }
 
 
 def test_display_safe_replaces_what_the_server_refuses() -> None:

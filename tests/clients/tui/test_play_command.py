@@ -77,7 +77,7 @@ def test_bad_input_is_refused_before_anything_starts(capsys: pytest.CaptureFixtu
     assert main(["play", "--name", " "]) == 2
     assert "cardavia play: --name must not be empty" in capsys.readouterr().err
     assert main(["play", "--name", "A" * 33]) == 2
-    assert "at most 32 are allowed" in capsys.readouterr().err
+    assert "--name is too long: 33 characters, at most 32" in capsys.readouterr().err
     assert main(["play", "--name", "Anna", "--server", "http://example.org/"]) == 2
     assert "ws://host:port/" in capsys.readouterr().err
     silent = f"ws://127.0.0.1:{free_port()}/"
