@@ -396,10 +396,12 @@ class CardaviaServer:
     def close_if_abandoned(self, room: Room, *, waited: bool = False) -> None:
         """A room nobody is in closes: before its game at once; after its match once the grace
         period has passed, so a player who drops at the end can still come back to the result, or
-        after ``result_seconds`` if a player dropped before the end and has not been back since."""
+        after ``result_seconds`` if a player dropped before the end and has not been back since.
+        A room every person has left for good closes at once, mid-match too: bots do not play on
+        for nobody (nor count against the room limit of the player who left)."""
         if room.id not in self.rooms or room.connected():
             return
-        if room.state is None or (room.finished and waited):
+        if room.state is None or room.deserted() or (room.finished and waited):
             self._close_room(room)
         elif room.finished:
             wait = self.config.grace_seconds

@@ -222,6 +222,11 @@ class Room:
     def connected(self) -> list[Sink]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
 
+    def deserted(self) -> bool:
+        """Every person has left for good: each seat is a bot's or was resigned to one. Nobody can
+        come back to such a room (a dropped player's seat waits for them, so it does not count)."""
+        return all(s.kind == "bot" or (s.kind == "human" and s.left) for s in self.seats)
+
     # ------------------------------------------------------------- playing
     async def start(self, seed: str) -> None:
         """Fill empty seats with bots, journal the match and deal."""
