@@ -298,14 +298,17 @@ class RedisLobby(LobbyStore):
         entry = await self.get_room(room)
         if entry is None:
             return
-        await self.redis.delete(
-            self._key("room", room),
-            self._key("code", entry.code),
-            self._key("match", room),
-            self._key("actions", room),
-        )
-        await self.redis.zrem(self._key("open", entry.game), room)
-        await self.redis.srem(self._key("node_rooms", entry.node), room)
+        # one transaction: a room is never half gone (listed as open, or as a node's, with no entry)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(
+                self._key("room", room),
+                self._key("code", entry.code),
+                self._key("match", room),
+                self._key("actions", room),
+            )
+            pipe.zrem(self._key("open", entry.game), room)
+            pipe.srem(self._key("node_rooms", entry.node), room)
+            await pipe.execute()
 
     # ------------------------------------------------------------- sessions
     async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
