@@ -386,9 +386,7 @@ class Room:
             Seat(s.name or f"seat {i}", "bot" if s.kind == "bot" else "human", s.bot_id)
             for i, s in enumerate(self.seats)
         ]
-        record = make_record(
-            self.state, seats=seats, seed=self._seed(), deck=self.entry.deck
-        )
+        record = make_record(self.state, seats=seats, seed=self._seed(), deck=self.entry.deck)
         for deal_index, action_index in sorted(self.auto_moves):
             record["deals"][deal_index]["actions"][action_index]["auto"] = True
         record_id = self._on_finish(self, record)

@@ -60,8 +60,6 @@ def refusal(state: Any, action: Play, seat: int | None) -> str:
     return info.value.reason
 
 
-
-
 def one_trick(lead: str, follow: str, trump_suit: str) -> dict[str, Any]:
     """Seat 0 leads ``lead``, seat 1 follows with ``follow``; the trick event."""
     used = {lead, follow}

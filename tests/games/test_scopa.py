@@ -54,8 +54,6 @@ def plays_of(state: Any, seat: int, code: str) -> set[Play]:
     return {a for a in state.legal_actions(seat) if a.card is card(code)}
 
 
-
-
 def event_types(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
 

@@ -122,9 +122,10 @@ def test_many_top_level_fields_become_one_set_several_op() -> None:
 
 
 steps = st.integers(-2, 6) | st.sampled_from(["a", "l", "x", ""]) | st.booleans() | st.none()
-any_ops = st.lists(
-    st.integers(-1, 6) | steps | st.lists(steps, max_size=3) | json_values, max_size=12
-) | json_values
+any_ops = (
+    st.lists(st.integers(-1, 6) | steps | st.lists(steps, max_size=3) | json_values, max_size=12)
+    | json_values
+)
 
 
 @given(any_ops)

@@ -90,8 +90,6 @@ async def test_an_unknown_resume_token_is_refused_and_a_fresh_session_given(url:
     assert welcome.room is None
 
 
-
-
 async def _drop_at_first_turn(server: CardaviaServer, url: str) -> tuple[str, Room]:
     """Anna starts a Briscola match against a bot, and her connection dies at her first turn."""
     anna = await client(url)
