@@ -894,7 +894,12 @@ export class TableView {
 
   focusHand() {
     const button = this.cardButtons().find((b) => b.dataset.code === this.focusCode);
-    if (button) button.focus({ preventScroll: true });
+    if (!button) return;
+    button.focus({ preventScroll: true });
+    // on a phone the hand lies below the board: bring it into sight, moving the page no more than needed
+    const box = button.getBoundingClientRect();
+    const height = button.ownerDocument.defaultView?.innerHeight ?? 0;
+    if (height && (box.bottom > height || box.top < 0)) this.handEl.scrollIntoView({ block: "nearest" });
   }
 
   renderLog() {
