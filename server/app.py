@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -59,7 +60,7 @@ from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
-from cardavia.server.web_assets import WebAssets, is_websocket_request
+from cardavia.server.web_assets import Asset, WebAssets, is_websocket_request, make_asset
 
 log = logging.getLogger("cardavia.server")
 
@@ -93,6 +94,13 @@ def make_lobby(config: ServerConfig) -> LobbyStore:
 
         return RedisLobby(config.redis_url, prefix=config.redis_prefix)
     return MemoryLobby()
+
+
+@functools.cache
+def _catalogue_asset(lang: str) -> Asset:
+    """A language's served catalogue as an asset: encoded and compressed once per process."""
+    body = json.dumps(served_catalogue(lang), ensure_ascii=False, separators=(",", ":")).encode()
+    return make_asset(f"{lang}.json", body)
 
 
 def _respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
@@ -226,14 +234,15 @@ class CardaviaServer:
         if path.startswith("/rules/"):
             return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
         if path.startswith("/i18n/") and path.endswith(".json"):
-            return self._catalogue_page(connection, path.removeprefix("/i18n/").removesuffix(".json"))
+            lang = path.removeprefix("/i18n/").removesuffix(".json")
+            return self._catalogue_page(connection, request, lang)
         if is_websocket_request(request):
             return None  # the game's WebSocket, on any path
         return self.web.respond(request)  # the browser page: its files, or 404
 
-    @staticmethod
-    def _catalogue_page(connection: ServerConnection, lang: str) -> Response:
-        """``GET /i18n/<lang>.json``: every word of the clients in ``lang``, English filling any gap.
+    def _catalogue_page(self, connection: ServerConnection, request: Request, lang: str) -> Response:
+        """``GET /i18n/<lang>.json``: every word of the clients in ``lang``, English filling any gap;
+        gzipped, with an ETag, so a page that has it already gets a 304.
 
         Only the six languages' own tags are served (``pl``, not ``pl-PL``): a client picks
         one of ``languages``, and a tag it made up is told so rather than given English."""
@@ -241,10 +250,7 @@ class CardaviaServer:
             return connection.respond(
                 HTTPStatus.NOT_FOUND, f"no catalogue {lang!r}; languages: {', '.join(LANGUAGES)}\n"
             )
-        body = json.dumps(served_catalogue(lang), ensure_ascii=False, separators=(",", ":"))
-        response = _respond(connection, HTTPStatus.OK, body, "application/json; charset=utf-8")
-        response.headers["Content-Language"] = lang
-        return response
+        return self.web.send(request, _catalogue_asset(lang), [("Content-Language", lang)])
 
     @staticmethod
     def _rules_page(connection: ServerConnection, game: str, target: str) -> Response:

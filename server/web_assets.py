@@ -394,6 +394,12 @@ class WebAssets:
             if key == INDEX:
                 return self._text(request, HTTPStatus.SERVICE_UNAVAILABLE, BUILD_HINT, security)
             return self._text(request, HTTPStatus.NOT_FOUND, "not found\n", security)
+        return self.send(request, asset, security)
+
+    def send(self, request: Request, asset: Asset, headers: Iterable[tuple[str, str]] = ()) -> Response:
+        """``asset`` as the answer to ``request``: 304 when the client has it, gzipped when it
+        accepts gzip, with ``headers`` (the page's security headers, a Content-Language…)."""
+        security = list(headers)
         if request.method not in ("GET", "HEAD"):
             allow = [*security, ("Allow", "GET, HEAD")]
             return self._text(request, HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD\n", allow)

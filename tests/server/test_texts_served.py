@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import urllib.error
 import urllib.request
@@ -60,7 +61,7 @@ async def test_a_language_catalogue_is_served_as_json_with_english_filling_its_g
 ) -> None:
     status, headers, body = await asyncio.to_thread(_get, server, "/i18n/pl.json")
     assert status == 200
-    assert headers["Content-Type"] == "application/json; charset=utf-8"
+    assert headers["Content-Type"] == "application/json"  # UTF-8 by definition (RFC 8259)
     assert headers["Content-Language"] == "pl"
     served = json.loads(body)
     assert (served["lang"], served["fallback"]) == ("pl", "en")
@@ -78,3 +79,20 @@ async def test_a_catalogue_of_no_language_of_ours_is_not_found(server: CardaviaS
     status, _, body = await asyncio.to_thread(_get, server, path)
     assert status == 404
     assert "languages: en, it, sv, nb, es, pl" in body
+
+
+async def test_a_catalogue_comes_gzipped_and_a_page_that_has_it_gets_a_304(server: CardaviaServer) -> None:
+    def fetch(headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        request = urllib.request.Request(f"http://127.0.0.1:{server.port}/i18n/it.json", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    status, headers, body = await asyncio.to_thread(fetch, {"Accept-Encoding": "gzip"})
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
+    assert json.loads(gzip.decompress(body))["lang"] == "it"
+    again = {"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]}
+    status, _, body = await asyncio.to_thread(fetch, again)
+    assert (status, body) == (304, b"")

@@ -22,6 +22,35 @@
  */
 import IntlMessageFormat from "intl-messageformat";
 
+/**
+ * One `Intl` formatter per locale and options, shared by every message: left to
+ * itself each compiled message builds its own plural rules and number formats,
+ * and building them was most of the page's start-up time (hundreds of messages
+ * on the first screen). intl-messageformat takes shared formatters by design.
+ * @template T
+ * @param {(locales?: string | string[], options?: any) => T} make
+ * @returns {(locales?: string | string[], options?: any) => T}
+ */
+function memoized(make) {
+  /** @type {Map<string, T>} */
+  const made = new Map();
+  return (locales, options) => {
+    const key = JSON.stringify([locales, options]);
+    let formatter = made.get(key);
+    if (formatter === undefined) {
+      formatter = make(locales, options);
+      made.set(key, formatter);
+    }
+    return formatter;
+  };
+}
+
+const FORMATTERS = {
+  getNumberFormat: memoized((locales, options) => new Intl.NumberFormat(locales, options)),
+  getDateTimeFormat: memoized((locales, options) => new Intl.DateTimeFormat(locales, options)),
+  getPluralRules: memoized((locales, options) => new Intl.PluralRules(locales, options)),
+};
+
 /** The languages Cardavia speaks, English first (`games.rules.LANGUAGES`). */
 export const LANGUAGES = Object.freeze(["en", "it", "sv", "nb", "es", "pl"]);
 export const FALLBACK = "en";
@@ -114,7 +143,7 @@ export function createTranslator(catalogue, options = {}) {
     let entry = cache.get(cacheKey);
     if (entry === undefined) {
       try {
-        const format = new IntlMessageFormat(found.text, found.lang, undefined, { ignoreTag: true });
+        const format = new IntlMessageFormat(found.text, found.lang, undefined, { ignoreTag: true, formatters: FORMATTERS });
         entry = { format: (values) => format.format(values), plain: plainArguments(format.getAst()) };
       } catch (error) {
         onProblem({ kind: "format", key, lang: found.lang, error });
