@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, WebSocket, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    WebSocket,
+    sync_playwright,
+)
 
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import ViewStore
@@ -227,9 +235,15 @@ class Player:
         self.messages: list[m.Reply] = []
         self.views = Views()
         self.errors: list[str] = []
-        """Errors the page threw, and frames that were not the protocol's."""
+        """Errors the page threw, frames that were not the protocol's, and anything the page's
+        Content-Security-Policy refused (an inline style or script would show up here)."""
         self.page.on("websocket", self._socket)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self._console)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     # -------------------------------------------------------------- frames
 

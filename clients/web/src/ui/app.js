@@ -192,17 +192,30 @@ export class App {
     this.display = null;
     /** @type {Record<string, HTMLElement>} */
     this.el = {};
+    /** Whether the frame is built: until then the session's events wait in `early`. */
+    this.built = false;
+    /** @type {Message[]} */
+    this.early = [];
   }
 
   async start() {
     applyDisplay(this.document, this.settings);
     this.document.body.classList.add("loading");
     const lang = normalize(this.settings.lang) ?? pickLanguage(this.win.navigator.languages ?? [this.win.navigator.language]);
-    const catalogue = await this.loadTexts(lang, true);
-    this.useTexts(catalogue);
+    // The texts and the connection are fetched side by side: the socket's handshake and
+    // `welcome` arrive while the frame is being built, and what the session says before
+    // the frame exists waits for it (see `onEvent`).
+    const texts = this.loadTexts(lang, true);
+    this.lang = lang;
+    this.connect();
+    this.useTexts(await texts);
     this.build();
     this.document.body.classList.remove("loading");
-    this.connect();
+    this.built = true;
+    this.showConnection();
+    for (const event of this.early.splice(0)) {
+      this.onEvent(event);
+    }
     this.win.addEventListener("hashchange", () => this.followHash());
     this.document.addEventListener("visibilitychange", () => {
       if (this.document.visibilityState === "visible" && !this.table) {
@@ -453,6 +466,9 @@ export class App {
   }
 
   showConnection() {
+    if (!this.built) {
+      return; // shown once the frame is built
+    }
     const { state, attempt } = this.connection;
     const t = this.t;
     const text = state === "online" ? t("web.connection.online")
@@ -526,6 +542,10 @@ export class App {
 
   /** @param {Message} event */
   onEvent(event) {
+    if (!this.built) {
+      this.early.push(event); // the frame is still being built: it hears this right after
+      return;
+    }
     switch (event.type) {
       case "welcome":
         this.welcomed(event);
