@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import re
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from cardavia.protocol.codec import decode_server
 from cardavia.protocol.i18n import own_messages
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from tests.server.conftest import server_config as server_test_config
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -69,28 +69,16 @@ TIMEOUT_MS = 15_000
 """The longest the page may take to reach any state a test waits for."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def server_config(tmp_path: Path, **changes: Any) -> ServerConfig:
-    """Quick bots (yet slow enough that a person's page sees each move), no limits in the way."""
-    settings: dict[str, Any] = {
-        "port": 0,
-        "records_dir": str(tmp_path / "records"),
+    """The server tests' settings, with quick bots (yet slow enough that a person's page sees
+    each move) and no per-address limit in the way of several pages on one address."""
+    page: dict[str, Any] = {
         "bot_delay": 0.05,
-        "bot_workers": 0,
-        "rate_per_second": 10_000.0,
-        "rate_burst": 10_000,
         "sessions_per_minute": 0,
         "failed_lookups_per_minute": 0,
         "grace_seconds": 30.0,
-        "ping_interval": 0.0,
     }
-    return ServerConfig(**{**settings, **changes})
+    return server_test_config(tmp_path, **{**page, **changes})
 
 
 class ServerThread:

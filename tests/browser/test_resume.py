@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, PersonFactory, Player, free_port
+from tests.browser.conftest import BROWSER, PersonFactory, Player
+from tests.server.conftest import free_port
 from tests.server.test_lobby import REDIS_URL
 
 pytestmark = BROWSER

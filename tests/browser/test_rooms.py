@@ -8,23 +8,11 @@ import json
 import re
 from typing import Any
 
-from cardavia.games.cards import ALL_CARDS
 from cardavia.protocol import messages as m
 from tests.browser.conftest import BROWSER, STATE_JS, PersonFactory, Player
+from tests.server.conftest import card_codes_of
 
 pytestmark = BROWSER
-
-CODES = {card.code for card in ALL_CARDS}
-
-
-def card_codes(data: Any) -> set[str]:
-    if isinstance(data, str):
-        return {data} if data in CODES else set()
-    if isinstance(data, dict):
-        return set().union(*(card_codes(v) for v in data.values()))
-    if isinstance(data, list):
-        return set().union(*(card_codes(v) for v in data))
-    return set()
 
 
 def moment(view: dict[str, Any]) -> str:
@@ -142,7 +130,7 @@ def test_two_players_and_a_watcher_in_a_doudizhu_room(person: PersonFactory) -> 
             continue
         matched += 1
         secret = set().union(*held) - set(view.get("kitty") or [])
-        assert not card_codes(view) & secret, "the watcher was sent a card a seat holds"
+        assert not card_codes_of(view) & secret, "the watcher was sent a card a seat holds"
     assert matched >= 3, f"only {matched} of the watcher's views match a moment the players saw"
     for player in (anna, bo, cy):
         assert not player.errors

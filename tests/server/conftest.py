@@ -24,13 +24,14 @@ from cardavia.server.config import ServerConfig
 CODES = {c.code for c in ALL_CARDS}
 
 
-def _codes(data: Any) -> set[str]:
+def card_codes_of(data: Any) -> set[str]:
+    """Every card code anywhere in ``data`` (a view, a frame's message)."""
     if isinstance(data, str):
         return {data} if data in CODES else set()
     if isinstance(data, dict):
-        return set().union(*(_codes(v) for v in data.values()))
+        return set().union(*(card_codes_of(v) for v in data.values()))
     if isinstance(data, list):
-        return set().union(*(_codes(v) for v in data))
+        return set().union(*(card_codes_of(v) for v in data))
     return set()
 
 
@@ -65,8 +66,8 @@ class Client:
             self.views_seen.append(json.dumps(self.store.view, sort_keys=True))
         elif isinstance(message, m.YourTurn):
             # the legal moves name only cards this seat can see (its hand, the table)
-            visible = _codes(self.store.view)
-            assert _codes(message.legal) <= visible, "your_turn names a card the seat cannot see"
+            visible = card_codes_of(self.store.view)
+            assert card_codes_of(message.legal) <= visible, "your_turn names a card the seat cannot see"
         elif isinstance(message, m.Welcome):
             self.resume, self.session = message.resume, message.session
         return message
