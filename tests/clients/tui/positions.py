@@ -52,3 +52,13 @@ closed: -
 shown: -
 """
     return get_game("schnapsen").position(text)
+
+
+def schnapsen_won_at_66() -> dict[str, Any]:
+    """A Schnapsen deal's end as the engine sends it: seat 0 reached 66 (20 of them a marriage)
+    against 25, for 2 game points (the loser had fewer than 33); the match is 2 to 0 of 7."""
+    detail = {"winner": 0, "reason": "66", "game_points": 2, "card_points": [66, 25],
+              "marriage_points": [20, 0], "uncredited": [0, 0], "totals": [86, 25], "tricks": [5, 2],
+              "closed_by": None}  # fmt: skip
+    return {"type": "deal_end", "deal": 0, "points": [2, 0], "detail": detail,
+            "totals": [2, 0], "counts": [5, 7]}  # fmt: skip

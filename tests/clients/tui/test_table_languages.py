@@ -26,7 +26,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import own_messages, parse
 from tests.clients.tui.driver import play_match, screen_ready, table_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
-from tests.clients.tui.positions import schnapsen, scopa
+from tests.clients.tui.positions import schnapsen, schnapsen_won_at_66, scopa
 from tests.clients.tui.test_screens import SIZE, lobby_ready, text_of
 
 AREAS = ("table", "log", "summary", "moves", "combo")
@@ -208,18 +208,7 @@ def test_italian_and_polish_log_lines_and_summaries() -> None:
     assert summary.record == "rec-1"
 
     pl = table_for("schnapsen", TableContext(CardNames("schnapsen", "pl"), 0, ["Anna", "Bruno"]))
-    detail = {"winner": 0, "reason": "66", "game_points": 2, "card_points": [66, 25],
-              "marriage_points": [20, 0], "uncredited": [0, 0], "totals": [86, 25], "tricks": [5, 2],
-              "closed_by": None}  # fmt: skip
-    deal = {
-        "type": "deal_end",
-        "deal": 0,
-        "points": [2, 0],
-        "detail": detail,
-        "totals": [2, 0],
-        "counts": [5, 7],
-    }
-    scored = pl.deal_summary(deal, 1, {"target": 7})
+    scored = pl.deal_summary(schnapsen_won_at_66(), 1, {"target": 7})
     assert scored.title == "Rozdanie 1 policzone"
     assert scored.row("summary.row.match") == ["2 z 7", "0 z 7"]
     assert scored.notes == ["Dlaczego: Anna osiąga 66; 2 punkty meczowe: przegrany miał mniej niż 33"]

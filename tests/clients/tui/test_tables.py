@@ -6,7 +6,7 @@ from cardavia.clients.cli.tui.names import CardNames
 from cardavia.clients.cli.tui.tables import TableContext, table_for
 from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.games.registry import get_game
-from tests.clients.tui.positions import schnapsen, scopa
+from tests.clients.tui.positions import schnapsen, schnapsen_won_at_66, scopa
 
 
 def context(deck: str, lang: str = "en", players: int = 2) -> TableContext:
@@ -68,26 +68,7 @@ def test_the_scopa_deal_summary_names_every_point() -> None:
 
 def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
     table = table_for("schnapsen", context("schnapsen"))
-    detail = {
-        "winner": 0,
-        "reason": "66",
-        "game_points": 2,
-        "card_points": [66, 25],
-        "marriage_points": [20, 0],
-        "uncredited": [0, 0],
-        "totals": [86, 25],
-        "tricks": [5, 2],
-        "closed_by": None,
-    }
-    # as the engine sends it: the score's detail, then the match's totals and counts
-    reached = {
-        "type": "deal_end",
-        "deal": 0,
-        "points": [2, 0],
-        "detail": detail,
-        "totals": [2, 0],
-        "counts": [5, 7],
-    }
+    reached = schnapsen_won_at_66()  # the score's detail, then the match's totals and counts
     summary = table.deal_summary(reached, 1, {"target": 7})
     assert summary.row("game points") == ["+2", "0"]
     assert summary.row("match") == ["2 of 7", "0 of 7"]
@@ -96,7 +77,7 @@ def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
     assert summary.notes == ["Why: Anna reached 66; 2 game points: the loser had fewer than 33"]
     failed = reached | {
         "points": [0, 3],
-        "detail": detail
+        "detail": reached["detail"]
         | {
             "winner": 1,
             "reason": "closer_failed",
