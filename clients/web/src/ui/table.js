@@ -337,7 +337,7 @@ export class TableView {
       h("section", { className: "tv-log-box" }, this.logTitle, this.logEl),
       h("section", { className: "tv-chat" }, this.chatTitle, this.chatList, this.chatForm));
 
-    this.announcer = h("p", { className: "tv-visually-hidden", attrs: { "aria-live": "assertive" } });
+    this.announcer = h("p", { className: "visually-hidden", attrs: { "aria-live": "assertive" } });
     this.choiceDialog = h("dialog", { className: "tv-dialog tv-choice" });
     this.summaryDialog = h("dialog", { className: "tv-dialog tv-summary" });
     this.summaryDialog.addEventListener("close", () => this.nextSummary());
@@ -652,7 +652,7 @@ export class TableView {
         // the level alone in sight, the whole phrase for a screen reader and on hover
         const full = this.t("webtable.bot", { level });
         badges.push(h("span", { className: "tv-badge tv-bot", attrs: { title: full } },
-          h("span", { className: "tv-visually-hidden", text: full }),
+          h("span", { className: "visually-hidden", text: full }),
           h("span", { attrs: { "aria-hidden": "true" }, text: `⚙ ${level}` })));
       }
       if (role) badges.push(h("span", { className: `tv-badge ${role.landlord ? "tv-landlord" : "tv-peasant"}`, text: role.text }));
@@ -666,7 +666,7 @@ export class TableView {
           mine ? this.t("table.you", { name }) : name),
         ...badges),
       facts.length ? h("span", { className: "tv-seat-facts", text: facts.join(" · ") }) : null,
-      active ? h("span", { className: "tv-visually-hidden", text: turnText(this.names, view) }) : null,
+      active ? h("span", { className: "visually-hidden", text: turnText(this.names, view) }) : null,
       fan));
     }
     replaceChildren(this.seatsEl, items);
@@ -728,7 +728,7 @@ export class TableView {
         const row = h("div", { className: `tv-cards${options.small ? " tv-small" : ""}` });
         codes.forEach((code, i) => row.append(card(code, options.captions ? options.captions[i] : "")));
         if (!codes.length && options.empty) row.append(h("span", { className: "tv-empty-spot", attrs: { "aria-hidden": "true" } }));
-        if (!codes.length) row.append(h("span", { className: "tv-visually-hidden", text: this.t("table.cards.nothing") }));
+        if (!codes.length) row.append(h("span", { className: "visually-hidden", text: this.t("table.cards.nothing") }));
         if (options.heading) return h("div", { className: "tv-stack" }, h("span", { className: "tv-value", text: options.heading }), row);
         return row;
       },
