@@ -15,7 +15,7 @@ from importlib.resources import files
 
 from cardavia.games.errors import UnknownGameError
 from cardavia.games.registry import GAMES
-from cardavia.games.traditions import LANGUAGES
+from cardavia.games.traditions import LANGUAGES, normalize_language
 
 __all__ = ["LANGUAGES", "RulesText", "languages_of", "rules_text"]
 
@@ -49,10 +49,9 @@ def languages_of(game: str) -> list[str]:
 def rules_text(game: str, lang: str = "en") -> RulesText:
     """``game``'s rules in ``lang`` (``sv``, or a tag such as ``sv-SE``), else in English."""
     _check(game)
-    base = lang.lower().split("-")[0].split("_")[0]
-    for candidate in (base, "en"):
+    for candidate in dict.fromkeys((normalize_language(lang), "en")):
         path = _TEXTS / f"{game}.{candidate}.md"
-        if candidate in LANGUAGES and path.is_file():
+        if path.is_file():
             return RulesText(game, candidate, path.read_text(encoding="utf-8"))
     raise UnknownGameError(f"the rules of {game} are not shipped with this installation")
 

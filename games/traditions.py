@@ -41,9 +41,10 @@ def _read(path: str) -> dict[str, Any]:
     return data
 
 
-def normalize_language(lang: str) -> str:
-    """A supported language code for ``lang`` ("sv-SE" -> "sv"); English if unknown."""
-    code = str(lang).strip().lower().replace("_", "-").split("-")[0]
+def normalize_language(lang: str | None) -> str:
+    """A supported language code for a tag or a POSIX locale ("sv-SE", "nb_NO.UTF-8",
+    "pl_PL@euro" -> "sv", "nb", "pl"); English if unknown or empty."""
+    code = str(lang or "").strip().lower().split(".")[0].split("@")[0].replace("_", "-").split("-")[0]
     code = _LANGUAGE_ALIASES.get(code, code)
     return code if code in LANGUAGES else DEFAULT_LANGUAGE
 

@@ -39,7 +39,14 @@ from babel.numbers import format_decimal
 from pyicumessageformat import Parser  # type: ignore[import-untyped]
 
 from cardavia.games.registry import GAMES
-from cardavia.games.traditions import LANGUAGES, TRADITIONS, deck_names, game_name, language_data
+from cardavia.games.traditions import (
+    LANGUAGES,
+    TRADITIONS,
+    deck_names,
+    game_name,
+    language_data,
+    normalize_language,
+)
 from cardavia.protocol.text import TextRefused
 
 FALLBACK: Final = "en"
@@ -54,16 +61,6 @@ class MessageError(ValueError):
     """A catalogue message that does not parse, or a placeholder its caller did not give."""
 
 
-def normalize(lang: str | None) -> str:
-    """One of :data:`LANGUAGES` for a tag such as ``pl``, ``sv-SE``, ``nb_NO.UTF-8``; else English."""
-    if not lang:
-        return FALLBACK
-    base = lang.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
-    if base == "no":  # "Norwegian" without a written standard: bokmål, as most readers write
-        base = "nb"
-    return base if base in LANGUAGES else FALLBACK
-
-
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
     """The system locale's language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), if Cardavia speaks it.
 
@@ -73,7 +70,7 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "")
         if value:
-            return normalize(value)
+            return normalize_language(value)
     return FALLBACK
 
 
@@ -114,7 +111,7 @@ def served_catalogue(lang: str) -> dict[str, Any]:
     """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English;
     with the names of the games, the deck traditions and every card of each, as the terminal
     client names them (ranks in the player's own words), so a page needs no other source."""
-    lang = normalize(lang)
+    lang = normalize_language(lang)
     messages = dict(own_messages(FALLBACK))
     messages.update(own_messages(lang))
     return {
@@ -187,7 +184,7 @@ class Texts:
     """The interface's words in one language: ``texts("table.your_turn")``, ``texts(key, n=3)``."""
 
     def __init__(self, lang: str | None = FALLBACK) -> None:
-        self.lang = normalize(lang)
+        self.lang = normalize_language(lang)
         self.locale = Locale.parse(self.lang)
 
     def __call__(self, key: str, /, **args: Arg) -> str:

@@ -17,6 +17,7 @@ import pytest
 from babel import Locale
 
 from cardavia.games.rules import LANGUAGES
+from cardavia.games.traditions import normalize_language
 from cardavia.protocol import i18n
 from cardavia.protocol.i18n import (
     FALLBACK,
@@ -24,7 +25,6 @@ from cardavia.protocol.i18n import (
     Texts,
     areas,
     language_from_environment,
-    normalize,
     own_messages,
     parse,
     placeholders,
@@ -198,7 +198,8 @@ def test_the_language_comes_from_the_system_locale_when_cardavia_speaks_it() -> 
     assert language_from_environment({}) == "en"
     assert language_from_environment({"LC_ALL": "it_IT.UTF-8", "LANG": "sv_SE.UTF-8"}) == "it"
     assert language_from_environment({"LC_ALL": "", "LC_MESSAGES": "es_ES", "LANG": "sv_SE"}) == "es"
-    assert normalize("sv-SE") == "sv"
+    assert normalize_language("sv-SE") == "sv"
+    assert normalize_language("pl.UTF-8") == "pl"
 
 
 def test_the_served_catalogue_is_the_language_over_english() -> None:
