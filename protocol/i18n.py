@@ -81,29 +81,26 @@ def areas() -> list[str]:
 
 
 @cache
+def _area_file(area: str, lang: str) -> Mapping[str, Any]:
+    """One catalogue file as written (empty where the language has none)."""
+    path = _DATA / f"{area}.{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+@cache
 def own_messages(lang: str) -> Mapping[str, str]:
     """The messages written in ``lang`` itself, by full key (no fallback): what the tests check."""
-    out: dict[str, str] = {}
-    for area in areas():
-        path = _DATA / f"{area}.{lang}.json"
-        if not path.is_file():
-            continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for key, text in data.items():
-            if not key.startswith("_"):  # "_about", "_same_as_english": notes, not messages
-                out[f"{area}.{key}"] = text
-    return out
+    return {
+        f"{area}.{key}": text
+        for area in areas()
+        for key, text in _area_file(area, lang).items()
+        if not key.startswith("_")  # "_about", "_same_as_english": notes, not messages
+    }
 
 
 def same_as_english(lang: str) -> set[str]:
     """Keys whose text a language writes exactly as English does, on purpose (names, "OK")."""
-    keys: set[str] = set()
-    for area in areas():
-        path = _DATA / f"{area}.{lang}.json"
-        if path.is_file():
-            data = json.loads(path.read_text(encoding="utf-8"))
-            keys.update(f"{area}.{k}" for k in data.get("_same_as_english", []))
-    return keys
+    return {f"{area}.{key}" for area in areas() for key in _area_file(area, lang).get("_same_as_english", [])}
 
 
 @cache
