@@ -103,7 +103,6 @@ def same_as_english(lang: str) -> set[str]:
     return {f"{area}.{key}" for area in areas() for key in _area_file(area, lang).get("_same_as_english", [])}
 
 
-@cache
 def served_catalogue(lang: str) -> dict[str, Any]:
     """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English;
     with the names of the games, the deck traditions and every card of each, as the terminal
