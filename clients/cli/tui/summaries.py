@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
 from typing import Literal
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.dom import DOMNode
 from textual.widgets import Label, Static
 
-from cardavia.clients.cli.tui.dialogs import Modal
+from cardavia.clients.cli.tui.dialogs import Modal, localize_bindings
 from cardavia.clients.cli.tui.tables import Breakdown
 from cardavia.protocol.i18n import Texts
 
 Next = Literal["rematch", "lobby", "quit"]
-
-
-def relabel_bindings(node: DOMNode, texts: Texts, labels: Mapping[str, str]) -> None:
-    """Describe ``node``'s key bindings in the player's language, for the footer: ``labels`` maps
-    an action (as its binding names it) to the message key of its description. The class's
-    bindings stay as they are: each node has its own copy to relabel."""
-    bindings = node._bindings
-    for key, found in list(bindings.key_to_bindings.items()):
-        bindings.key_to_bindings[key] = [
-            replace(b, description=texts(labels[b.action])) if b.action in labels else b for b in found
-        ]
 
 
 def breakdown_table(breakdown: Breakdown) -> Table:
@@ -44,17 +30,17 @@ def breakdown_table(breakdown: Breakdown) -> Table:
 class DealSummaryScreen(Modal[None]):
     """A deal was scored; the game goes on when it is closed."""
 
-    BINDINGS = [
-        Binding("enter", "close", "continue"),
-        Binding("escape", "close", "continue", show=False),
-        Binding("space", "close", "continue", show=False),
+    BINDINGS = [  # descriptions are catalogue keys (dialogs.localize_bindings)
+        Binding("enter", "close", "summary.keys.continue"),
+        Binding("escape", "close", "summary.keys.continue", show=False),
+        Binding("space", "close", "summary.keys.continue", show=False),
     ]
 
     def __init__(self, breakdown: Breakdown, texts: Texts | None = None) -> None:
         super().__init__()
         self.breakdown = breakdown
         self.texts = texts or Texts()
-        relabel_bindings(self, self.texts, {"close": "summary.keys.continue"})
+        localize_bindings(self, self.texts)
 
     def compose(self) -> ComposeResult:
         with self.box("wide"):
@@ -67,27 +53,18 @@ class DealSummaryScreen(Modal[None]):
 class MatchSummaryScreen(Modal[Next | None]):
     """The match is over: final scores and why, then a rematch, the lobby, or quit."""
 
-    BINDINGS = [
-        Binding("r", "next('rematch')", "rematch"),
-        Binding("l", "next('lobby')", "lobby"),
-        Binding("q", "next('quit')", "quit"),
-        Binding("escape", "next('')", "look at the table"),
+    BINDINGS = [  # descriptions are catalogue keys (dialogs.localize_bindings)
+        Binding("r", "next('rematch')", "summary.keys.rematch"),
+        Binding("l", "next('lobby')", "summary.keys.lobby"),
+        Binding("q", "next('quit')", "summary.keys.quit"),
+        Binding("escape", "next('')", "summary.keys.look"),
     ]
 
     def __init__(self, breakdown: Breakdown, texts: Texts | None = None) -> None:
         super().__init__()
         self.breakdown = breakdown
         self.texts = texts or Texts()
-        relabel_bindings(
-            self,
-            self.texts,
-            {
-                "next('rematch')": "summary.keys.rematch",
-                "next('lobby')": "summary.keys.lobby",
-                "next('quit')": "summary.keys.quit",
-                "next('')": "summary.keys.look",
-            },
-        )
+        localize_bindings(self, self.texts)
 
     def compose(self) -> ComposeResult:
         with self.box("wide"):

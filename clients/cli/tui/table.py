@@ -24,11 +24,11 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
-from cardavia.clients.cli.tui.dialogs import CHAT_LENGTH, ChatScreen, ChoiceScreen
+from cardavia.clients.cli.tui.dialogs import CHAT_LENGTH, ChatScreen, ChoiceScreen, localize_bindings
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.moves import MoveMenu, Option
 from cardavia.clients.cli.tui.names import CardNames
-from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen, Next, relabel_bindings
+from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen, Next
 from cardavia.clients.cli.tui.tables import GameTable, TableContext, table_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
@@ -40,20 +40,6 @@ if TYPE_CHECKING:
 NO_MOVES: list[dict[str, Any]] = []
 CARD_KEYS = frozenset("123456789")
 """Keys that move the cursor to the n-th card (unless the position gives the key to an action)."""
-KEY_LABELS = {
-    "cursor(-1)": "table.keys.card",
-    "cursor(1)": "table.keys.card",
-    "play": "table.keys.play",
-    "select_card": "table.keys.select",
-    "suggest": "table.keys.suggest",
-    "clear": "table.keys.clear",
-    "start": "table.keys.start",
-    "rematch": "table.keys.rematch",
-    "chat": "table.keys.chat",
-    "leave": "table.keys.leave",
-    "app.quit": "table.keys.quit",
-}
-"""The message key describing each of the table's key bindings in the footer."""
 
 
 class TableScreen(Screen[None]):
@@ -69,18 +55,18 @@ class TableScreen(Screen[None]):
     #hand { border: round $accent; }
     #status { height: 1; padding: 0 1; color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("left", "cursor(-1)", "card", show=False),
-        Binding("right", "cursor(1)", "card", show=False),
-        Binding("enter", "play", "play"),
-        Binding("space", "select_card", "select"),
-        Binding("n", "suggest", "suggest"),
-        Binding("backspace", "clear", "clear"),
-        Binding("s", "start", "start now"),
-        Binding("r", "rematch", "rematch"),
-        Binding("t", "chat", "chat"),
-        Binding("l", "leave", "leave"),
-        Binding("q", "app.quit", "quit"),
+    BINDINGS = [  # descriptions are catalogue keys (dialogs.localize_bindings)
+        Binding("left", "cursor(-1)", "table.keys.card", show=False),
+        Binding("right", "cursor(1)", "table.keys.card", show=False),
+        Binding("enter", "play", "table.keys.play"),
+        Binding("space", "select_card", "table.keys.select"),
+        Binding("n", "suggest", "table.keys.suggest"),
+        Binding("backspace", "clear", "table.keys.clear"),
+        Binding("s", "start", "table.keys.start"),
+        Binding("r", "rematch", "table.keys.rematch"),
+        Binding("t", "chat", "table.keys.chat"),
+        Binding("l", "leave", "table.keys.leave"),
+        Binding("q", "app.quit", "table.keys.quit"),
     ]
 
     def __init__(self, snapshot: m.Snapshot, *, lang: str) -> None:
@@ -88,7 +74,7 @@ class TableScreen(Screen[None]):
         self.lang = lang
         self.texts = Texts(lang)
         """The table's words in the player's language (the same as the card names')."""
-        relabel_bindings(self, self.texts, KEY_LABELS)
+        localize_bindings(self, self.texts)
         self.room = snapshot.room
         self.seat = snapshot.seat
         self.menu = MoveMenu(snapshot.room.game, NO_MOVES, {}, CardNames(None, lang))
