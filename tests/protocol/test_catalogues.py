@@ -227,3 +227,11 @@ def test_a_refused_name_is_explained_in_the_players_language(text: str, polish: 
         check(text, max_length=32, strip=True)
     assert Texts("pl").refusal(refused.value) == polish
     assert Texts("en").refusal(refused.value) != polish
+
+
+def test_each_deck_is_drawn_in_its_own_ranks() -> None:
+    decks = served_catalogue("en")["decks"]
+    assert decks["piemontesi"]["rank_scheme"] == "french_italian"  # Fante, Regina, Re on French suits
+    assert decks["schnapsen"]["rank_scheme"] == "schnapsen"
+    assert decks["french54"]["rank_scheme"] == "french"
+    assert decks["bolognese"]["rank_scheme"] == "italian"

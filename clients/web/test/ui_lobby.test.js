@@ -9,7 +9,6 @@ import {
   levelsFor,
   pickLevel,
   previewCards,
-  rankScheme,
   roomFields,
   seatText,
 } from "../src/ui/lobby.js";
@@ -52,15 +51,11 @@ test("a game's bot levels, weakest first; basic unless chosen otherwise", () => 
   assert.equal(pickLevel(["random"], undefined), "random");
 });
 
-test("a pack's picture shows cards it has, drawn in its own ranks", () => {
+test("a pack's picture shows cards it has", () => {
   const italian = ["AC", "2C", "7D", "KC", "JS", "AD"];
   assert.deepEqual(previewCards(italian), ["AD", "7D", "KC"]);
   assert.deepEqual(previewCards(["AS", "TH", "KS", "RJ", "BJ"]), ["AS", "RJ", "KS"]);
   assert.deepEqual(previewCards(["AH", "TH", "KS", "QH", "JS"]), ["AH", "TH", "KS"]);
-  assert.equal(rankScheme("piemontesi", "french", 40), "french_italian");
-  assert.equal(rankScheme("schnapsen", "french", 20), "schnapsen");
-  assert.equal(rankScheme("french54", "french", 54), "french");
-  assert.equal(rankScheme("bolognese", "italian", 40), "italian");
 });
 
 test("seats read as names, made safe, or as what waits there", () => {

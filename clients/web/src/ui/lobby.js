@@ -10,7 +10,7 @@
  * the open rooms a table whose rows arrow keys step through.
  *
  * The pure parts (`roomFields`, `decksFor`, `levelsFor`, `previewCards`,
- * `rankScheme`, `seatText`) are tested under Node.
+ * `seatText`) are tested under Node.
  */
 import { backSvg, cardSvg } from "../cards/cards.js";
 import { displaySafe, h, normalizeCode, CODE_LENGTH, stepIndex, svgFragment, uid } from "./dom.js";
@@ -80,25 +80,6 @@ export function pickLevel(levels, chosen) {
     return chosen;
   }
   return levels.includes("basic") ? "basic" : (levels[0] ?? "basic");
-}
-
-/**
- * The rank scheme a deck's cards are drawn in (the corner letters and court
- * figures): French-suited Italian packs have Fante, Regina and Re, the
- * Schnapsen pack Bube, Dame and König.
- * @param {string} deck
- * @param {string} suitSystem
- * @param {number} cardCount
- * @returns {string}
- */
-export function rankScheme(deck, suitSystem, cardCount) {
-  if (suitSystem === "french" && cardCount === 40) {
-    return "french_italian";
-  }
-  if (suitSystem === "french" && deck === "schnapsen") {
-    return "schnapsen";
-  }
-  return suitSystem;
 }
 
 /**
@@ -510,7 +491,7 @@ export class Lobby {
       });
       group.append(h("label", { className: "choice game-choice" },
         input,
-        this.pack(usual, deck),
+        this.pack(deck),
         h("span", { className: "choice-text" },
           h("span", { className: "choice-name", attrs: { id: nameId }, text: this.gameName(game.id) }),
           h("span", { className: "choice-detail", attrs: { id: detailId }, text: t("web.lobby.players", { count: game.players }) }))));
@@ -542,7 +523,7 @@ export class Lobby {
       });
       group.append(h("label", { className: "choice deck-choice" },
         input,
-        this.pack(id, deck),
+        this.pack(deck),
         h("span", { className: "choice-text" },
           h("span", { className: "choice-name", attrs: { id: nameId }, text: deck.name }),
           h("span", { className: "choice-text", attrs: { id: detailId } },
@@ -559,23 +540,22 @@ export class Lobby {
   }
 
   /**
-   * A small fan of a pack's cards.
-   * @param {string | undefined} id
+   * A small fan of a pack's cards, drawn in its own ranks (the catalogue's `rank_scheme`).
    * @param {ReturnType<Lobby["deckTexts"]>} deck
    */
-  pack(id, deck) {
+  pack(deck) {
     const fan = h("span", {
       className: "pack",
       attrs: { role: "img", "aria-label": this.t("web.lobby.deck_picture", { deck: deck.name }) },
     });
     const codes = previewCards(Object.keys(deck.cards));
-    const scheme = deck.rankScheme ?? rankScheme(id ?? "", deck.suitSystem, deck.count);
+    const look = deck.rankScheme ? { rankScheme: deck.rankScheme } : {}; // the served catalogue's, else the suit system's own
     try {
       if (codes.length === 0) {
         fan.append(svgFragment(backSvg({ className: "pack-card" })));
       }
       for (const code of codes) {
-        fan.append(svgFragment(cardSvg(code, deck.suitSystem, { className: "pack-card", rankScheme: scheme, label: deck.cards[code] ?? code })));
+        fan.append(svgFragment(cardSvg(code, deck.suitSystem, { className: "pack-card", ...look, label: deck.cards[code] ?? code })));
       }
     } catch {
       fan.replaceChildren(svgFragment(backSvg({ className: "pack-card" })));
