@@ -96,7 +96,9 @@ class NodeKeeper:
                         log.exception("event=journal_flush_failed room=%s", room.id)
                 if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
                     await self.reclaim_own_rooms()
-                await self._adopt_orphans()
+                alive = await self.server.lobby.nodes()
+                self.server.web.set_peers(alive.values())  # the page may follow redirects to these
+                await self._adopt_orphans(alive)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
                 log.warning(
@@ -124,10 +126,10 @@ class NodeKeeper:
                     SessionEntry(conn.session, conn.name, conn.token_hash, seat_room, conn.seat)
                 )
 
-    async def _adopt_orphans(self) -> None:
-        """Rebuild here the rooms of nodes whose heartbeat stopped; a lease makes one node win each."""
+    async def _adopt_orphans(self, alive: dict[str, str]) -> None:
+        """Rebuild here the rooms of nodes whose heartbeat stopped (those not ``alive``); a lease
+        makes one node win each."""
         lobby = self.server.lobby
-        alive = await lobby.nodes()
         for node in await lobby.known_nodes():
             if node in alive or node == self.server.config.node_id:
                 continue

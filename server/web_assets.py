@@ -352,6 +352,8 @@ class WebAssets:
         self.directory = directory
         self.connect_sources = list(connect_sources)
         """Origins the page may open connections to besides its own (the node's ``public_url``)."""
+        self.peer_sources: list[str] = []
+        """The origins of the cluster's other nodes, which the page follows redirects to."""
 
     @classmethod
     def load(cls, directory: str | Path | None = None, *, public_url: str = "") -> WebAssets:
@@ -379,9 +381,25 @@ class WebAssets:
     def has_page(self) -> bool:
         return INDEX in self.assets
 
+    def set_peers(self, urls: Iterable[str]) -> None:
+        """The public URLs of the cluster's live nodes (from the lobby, each heartbeat).
+
+        A room may run on another node, which may be another origin; the server then sends
+        the page a ``redirect`` there, and ``connect-src`` must allow that node or the browser
+        refuses the connection. A node that joins later is allowed in pages loaded after it
+        joined; URLs that are not plain ``ws://``/``wss://`` origins are left out.
+        """
+        origins = (url_origin(url) for url in urls)
+        self.peer_sources = sorted({origin for origin in origins if origin is not None})
+
     def security_headers(self, request: Request) -> list[tuple[str, str]]:
         hosts = request.headers.get_all("Host")  # two Host headers name no host
-        sources = ["'self'", *websocket_sources(hosts[0] if len(hosts) == 1 else None), *self.connect_sources]
+        sources = [
+            "'self'",
+            *websocket_sources(hosts[0] if len(hosts) == 1 else None),
+            *self.connect_sources,
+            *self.peer_sources,
+        ]
         connect = " ".join(dict.fromkeys(sources))
         return [("Content-Security-Policy", CSP.format(connect=connect)), *SECURITY_HEADERS]
 

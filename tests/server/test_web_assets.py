@@ -274,6 +274,29 @@ async def test_the_public_url_origin_may_be_connected_to(tmp_path: Path) -> None
     )
 
 
+async def test_the_clusters_other_nodes_may_be_connected_to(tmp_path: Path) -> None:
+    """A redirect may send the page to another node: the heartbeat gives the page its peers."""
+    folder = build_page(tmp_path / "dist")
+    async with own_server(tmp_path, web_dir=str(folder), heartbeat_seconds=3600) as (server, _):
+        for _ in range(200):  # the first heartbeat names the node itself, its only peer here
+            if server.web.peer_sources:
+                break
+            await asyncio.sleep(0.01)
+        assert server.web.peer_sources == [f"ws://127.0.0.1:{server.port}"]
+        server.web.set_peers(
+            ["ws://10.0.0.2:8765/", "wss://b.example.org/", "ws://bad host/", "http://c.example/"]
+        )
+        answer = await asyncio.to_thread(fetch, server.port, "/", {"Host": "localhost:1"})
+        server.web.set_peers([])
+        later = await asyncio.to_thread(fetch, server.port, "/", {"Host": "localhost:1"})
+    assert (
+        "connect-src 'self' ws://localhost:1 wss://localhost:1 ws://10.0.0.2:8765 wss://b.example.org;"
+        in str(answer.header("Content-Security-Policy"))
+    )
+    policy = str(later.header("Content-Security-Policy"))
+    assert "connect-src 'self' ws://localhost:1 wss://localhost:1;" in policy
+
+
 @pytest.mark.parametrize(
     "path",
     [
