@@ -9,7 +9,7 @@ import { FakeClock, FakeSocket, FakeStorage } from "./fakes.js";
 
 /**
  * A session on fakes, with everything it did kept for the test to look at.
- * @param {{ storage?: FakeStorage, lang?: string, url?: string }} [options]
+ * @param {{ storage?: FakeStorage, lang?: string, url?: string, alongHello?: () => import("../src/protocol/codec.js").Message[] }} [options]
  */
 function setUp(options = {}) {
   /** @type {FakeSocket[]} */
@@ -31,6 +31,7 @@ function setUp(options = {}) {
     storage,
     onEvent: (event) => events.push(event),
     random: () => 0.5,
+    alongHello: options.alongHello,
   });
   const socket = () => sockets[sockets.length - 1];
   return { session, sockets, socket, events, clock, storage };
@@ -68,6 +69,36 @@ test("a stored token is sent with the first hello", () => {
   t.session.start();
   t.socket().open();
   assert.equal(t.socket().last.resume, "kept");
+});
+
+test("requests asked for along with hello go in its flight, on every connection, before any welcome", () => {
+  /** @type {Session | null} */
+  let session = null;
+  let asked = 0;
+  const t = setUp({
+    alongHello: () => {
+      asked += 1;
+      return asked > 2 ? [] : [{ id: /** @type {Session} */ (session).nextId(), type: "get_catalogue" }];
+    },
+  });
+  session = t.session;
+  t.session.start();
+  t.socket().open();
+  assert.deepEqual(
+    t.socket().sent.map((frame) => [frame.type, frame.id]),
+    [["hello", 1], ["get_catalogue", 2]],
+  );
+  t.socket().receive({ id: 1, type: "welcome", session: "s-1", resume: "token-1", server: "cardavia/test", version: 2 });
+  assert.equal(t.session.send({ type: "list_rooms" }), 3);
+  t.socket().drop(1006);
+  t.clock.tick(10000);
+  t.socket().open();
+  assert.deepEqual(t.socket().sent.map((frame) => frame.type), ["hello", "get_catalogue"]);
+  t.socket().receive({ id: 4, type: "welcome", session: "s-1", resume: "token-2", server: "cardavia/test", version: 2 });
+  t.socket().drop(1006);
+  t.clock.tick(10000);
+  t.socket().open();
+  assert.deepEqual(t.socket().sent.map((frame) => frame.type), ["hello"], "nothing more once the callback has nothing");
 });
 
 test("requests get fresh ids, in the protocol's field order", () => {

@@ -122,6 +122,10 @@ export const ANSWERED_BY = Object.freeze({
  * @property {number} [maxBackoff] longest wait between attempts, in seconds (default 5)
  * @property {number} [maxAttempts] attempts in a row before giving up (default 100)
  * @property {() => number} [random] a number in [0, 1) for the jitter (default Math.random)
+ * @property {() => Message[]} [alongHello] requests to send in the same flight as each
+ *   connection's `hello`, before its `welcome` arrives: only requests whose answer does not depend
+ *   on the session (`get_catalogue`), which the server answers right after the `welcome`. Each
+ *   must carry its `id` (from `nextId()`), so that its answer or refusal can be told apart.
  */
 
 /** The server refused a request: `code` is the wire error code, `reason` the engine's. */
@@ -185,6 +189,7 @@ export class Session {
     this._maxBackoff = options.maxBackoff ?? 5;
     this._maxAttempts = options.maxAttempts ?? 100;
     this._random = options.random ?? Math.random;
+    this._alongHello = options.alongHello ?? (() => []);
     /** @type {string | null} */
     this._token = this._storage?.getItem(this._storageKey) ?? options.resume ?? null;
     this._nextId = 1;
@@ -359,6 +364,11 @@ export class Session {
       },
       false,
     );
+    // the server handles a connection's frames in order: these are answered right after the
+    // welcome, a round trip sooner than if they waited for it
+    for (const message of this._alongHello()) {
+      this._write(message, false);
+    }
   }
 
   /**

@@ -435,6 +435,7 @@ export class App {
     const old = this.session;
     this.session = null;
     old?.close(); // its `closed` notice goes nowhere: this.session no longer names it
+    /** @type {Session} */
     const session = new Session({
       url: serverUrl(this.win.location),
       name: this.settings.name ?? "Cardavia",
@@ -445,6 +446,18 @@ export class App {
         clearTimeout: (handle) => this.win.clearTimeout(handle),
       },
       storage: this.storage,
+      // the game catalogue goes with the hello while the page has none: the lobby can offer
+      // games as soon as the welcome is in, not a round trip later
+      alongHello: () => {
+        /** @type {import("../protocol/codec.js").Message[]} */
+        const early = [];
+        if (!this.serverCatalogue) {
+          const id = session.nextId();
+          early.push({ id, type: "get_catalogue" });
+          this.remember(id, early[0], "lobby");
+        }
+        return early;
+      },
       onEvent: (event) => {
         if (session === this.session) {
           this.onEvent(/** @type {Message} */ (event));
@@ -505,6 +518,17 @@ export class App {
       }
       return null;
     }
+    this.remember(id, message, owner);
+    return id;
+  }
+
+  /**
+   * Keeps a sent request, so that its answer or refusal reaches the part of the page that sent it.
+   * @param {number} id
+   * @param {Message} message
+   * @param {Owner} owner
+   */
+  remember(id, message, owner) {
     this.sent.set(id, { message, owner, retries: 0 });
     if (this.sent.size > REMEMBERED_REQUESTS) {
       const oldest = this.sent.keys().next().value;
@@ -512,7 +536,6 @@ export class App {
         this.sent.delete(oldest);
       }
     }
-    return id;
   }
 
   /**
@@ -628,9 +651,6 @@ export class App {
   welcomed(welcome) {
     this.sessionId = typeof welcome.session === "string" ? welcome.session : null;
     this.setConnection({ state: "online" });
-    if (!this.serverCatalogue) {
-      this.send({ type: "get_catalogue" }, "lobby");
-    }
     if (!this.table) {
       this.lobby?.refresh();
     }
