@@ -30,6 +30,11 @@ def test_screenshots_of_the_lobby_and_every_table(person: PersonFactory, artifac
         page.screenshot(path=str(path))
         assert path.stat().st_size > 10_000
 
+    # the packs' pictures are drawn just after the lobby's first frame
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.pack')].every((pack) => pack.querySelector('svg'))"
+    )
+    assert page.locator(".pack svg").count() >= 4 * 3, "a few cards of each game's usual pack"
     shoot("lobby")
     for game in GAMES:
         anna.play_now(game)

@@ -237,6 +237,10 @@ export class Lobby {
     this.refreshTimer = null;
     /** @type {CreateRoomDialog | null} */
     this.createDialog = null;
+    /** @type {Map<string, DocumentFragment>} pack pictures drawn, by name, suits and ranks */
+    this.packs = new Map();
+    /** @type {{ key: string, deck: ReturnType<Lobby["deckTexts"]>, fan: HTMLElement }[]} */
+    this.packsToDraw = [];
     this.render();
   }
 
@@ -541,6 +545,10 @@ export class Lobby {
 
   /**
    * A small fan of a pack's cards, drawn in its own ranks (the catalogue's `rank_scheme`).
+   *
+   * Drawing every pack's cards was about 45 ms of a cold load's path to an interactive lobby,
+   * so a pack not drawn yet is drawn just after the frame that shows the lobby, and kept:
+   * the lobby draws itself again on every choice, and a clone is all that costs then.
    * @param {ReturnType<Lobby["deckTexts"]>} deck
    */
   pack(deck) {
@@ -548,23 +556,60 @@ export class Lobby {
       className: "pack",
       attrs: { role: "img", "aria-label": this.t("web.lobby.deck_picture", { deck: deck.name }) },
     });
+    const key = `${deck.name}|${deck.suitSystem}|${deck.rankScheme ?? ""}`;
+    const drawn = this.packs.get(key);
+    if (drawn) {
+      fan.append(drawn.cloneNode(true));
+      return fan;
+    }
+    const view = this.ctx.document.defaultView;
+    if (!view) {
+      fan.append(this.drawPack(key, deck).cloneNode(true));
+      return fan;
+    }
+    this.packsToDraw.push({ key, deck, fan });
+    if (this.packsToDraw.length === 1) {
+      // a timeout set from an animation frame runs once that frame is on the screen
+      view.requestAnimationFrame(() => view.setTimeout(() => this.drawPacks(), 0));
+    }
+    return fan;
+  }
+
+  /** Draws the packs the last renders left empty (those still on the page or not). */
+  drawPacks() {
+    const waiting = this.packsToDraw;
+    this.packsToDraw = [];
+    for (const { key, deck, fan } of waiting) {
+      fan.append((this.packs.get(key) ?? this.drawPack(key, deck)).cloneNode(true));
+    }
+  }
+
+  /**
+   * A pack's cards, drawn once and kept under `key`.
+   * @param {string} key
+   * @param {ReturnType<Lobby["deckTexts"]>} deck
+   * @returns {DocumentFragment}
+   */
+  drawPack(key, deck) {
+    const cards = this.ctx.document.createDocumentFragment();
     const codes = previewCards(Object.keys(deck.cards));
     const look = deck.rankScheme ? { rankScheme: deck.rankScheme } : {}; // the served catalogue's, else the suit system's own
     try {
       if (codes.length === 0) {
-        fan.append(svgFragment(backSvg({ className: "pack-card" })));
+        cards.append(svgFragment(backSvg({ className: "pack-card" })));
       }
       for (const code of codes) {
-        fan.append(svgFragment(cardSvg(code, deck.suitSystem, { className: "pack-card", ...look, label: deck.cards[code] ?? code })));
+        cards.append(svgFragment(cardSvg(code, deck.suitSystem, { className: "pack-card", ...look, label: deck.cards[code] ?? code })));
       }
     } catch {
-      fan.replaceChildren(svgFragment(backSvg({ className: "pack-card" })));
+      cards.replaceChildren(svgFragment(backSvg({ className: "pack-card" })));
     }
-    for (const svg of fan.querySelectorAll("svg")) {
+    for (const svg of cards.querySelectorAll("svg")) {
       svg.setAttribute("aria-hidden", "true");
       svg.removeAttribute("role");
     }
-    return fan;
+    this.packs.set(key, cards);
+    return cards;
   }
 
   playSection() {
