@@ -245,3 +245,18 @@ async def test_coming_back_soon_replays_only_the_missed_deltas(url: str) -> None
     stale = await client(url)
     await stale.hello(resume=back.resume, last_seq=0)  # far behind: a snapshot
     assert isinstance(await stale.recv(), m.Snapshot)
+
+
+async def test_a_request_sent_with_hello_is_answered_right_after_the_welcome(url: str) -> None:
+    """Frames are handled in order: a request need not wait for the welcome (the page asks for
+    the catalogue this way), and one sent with a refused token still follows the new welcome."""
+    for resume in (None, "no-such-token"):
+        anna = await client(url)
+        await anna.send(anna.req.hello("Anna", resume=resume))
+        await anna.send(m.GetCatalogue(id=7))
+        answers = [await anna.recv() for _ in range(3 if resume else 2)]
+        kinds = [type(answer) for answer in answers]
+        assert kinds == ([m.Error] if resume else []) + [m.Welcome, m.Catalogue]
+        assert answers[-1].id == 7
+        assert {game["id"] for game in answers[-1].games} == {"scopa", "briscola", "schnapsen", "doudizhu"}
+        await anna.ws.close()
