@@ -546,6 +546,30 @@ async def part_load(browser: Browser, server: Server, loads: int) -> list[Load]:
     return results
 
 
+async def part_against(browser: Browser, server: Server, other: Server, loads: int) -> dict[str, list[Load]]:
+    """Cold loads of two builds of the page, alternating, so that both meet the same machine."""
+    await cold_load(browser, server.url, "first")
+    await cold_load(browser, other.url, "first")
+    results: dict[str, list[Load]] = {"this build": [], "the other build": []}
+    for _ in range(loads):
+        results["this build"].append(await cold_load(browser, server.url, "cold"))
+        results["the other build"].append(await cold_load(browser, other.url, "cold"))
+    return results
+
+
+def report_against(results: dict[str, list[Load]], other: Path) -> None:
+    print(f"\n## Cold loads of this build and of {other}, alternating\n")
+    print("| build | loads | interactive median (ms) | p90 | welcome median | shown median |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, group in results.items():
+        inter = [r.interactive for r in group]
+        welcome = [float(r.times.get("wsFirstMessage") or 0.0) for r in group]
+        print(
+            f"| {name} | {len(group)} | {median(inter):.0f} | {quantile(inter, 0.9):.0f} "
+            f"| {median(welcome):.0f} | {median([r.shown for r in group]):.0f} |"
+        )
+
+
 TRACE_CATEGORIES = [
     "toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute",
     "blink.user_timing", "loading",
@@ -950,6 +974,9 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
                     report_load(await part_load(browser, server, args.loads))
                     if args.trace:
                         report_trace(*await traced_load(browser, server.url))
+                if "load" in args.parts and args.against is not None:
+                    with served(folder, args.bot_delay, None, args.against) as other:
+                        report_against(await part_against(browser, server, other, args.loads), args.against)
                 if "load" in args.parts and args.profile:
                     await profile_load(browser, folder, args.bot_delay)
                 if "hand" in args.parts:
@@ -972,6 +999,12 @@ def main() -> None:
         "--profile", action="store_true", help="with load: a JavaScript profile of the unminified page's load"
     )
     parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="with load: also cold-load the page built in this folder (e.g. an earlier commit's "
+        "clients/web/dist), alternating with this build's",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.05, help="the server's bot delay (default 0.05 s)"
     )
