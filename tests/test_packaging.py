@@ -5,9 +5,11 @@ within pyproject.toml's specifiers (a stale lock fails with the command that reb
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from importlib.metadata import requires, version
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 import cardavia
 from cardavia.cli import main
@@ -52,12 +55,18 @@ def test_the_licence_the_metadata_names_is_the_one_shipped() -> None:
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n")
     assert "Copyright (c) 2026 The Cardavia developers" in text
-    # `license` as an SPDX expression is read from setuptools 77 on (PEP 639)
+
+
+def test_the_build_asks_for_a_setuptools_that_reads_an_spdx_licence() -> None:
+    """`license = "MIT"` is an SPDX expression (PEP 639), which setuptools reads from 77 on;
+    an older one rejects the table-less `license` outright, so the build must not accept it."""
     (setuptools,) = [
-        Requirement(r) for r in project["build-system"]["requires"] if Requirement(r).name == "setuptools"
+        Requirement(r)
+        for r in _project()["build-system"]["requires"]
+        if canonicalize_name(Requirement(r).name) == "setuptools"
     ]
-    assert "76.9" not in setuptools.specifier
-    assert "77" in setuptools.specifier
+    assert not any(setuptools.specifier.contains(old) for old in ("61.0", "76.0", "76.1.0", "76.99.99"))
+    assert all(setuptools.specifier.contains(new) for new in ("77.0", "77.0.3", "80.9.0"))
 
 
 def test_the_project_links_and_the_changelog() -> None:
@@ -122,3 +131,56 @@ def test_the_lock_pins_every_runtime_dependency_within_its_specifier_with_hashes
     )
     unhashed = [name for name, (_, hashes) in pins.items() if not hashes]
     assert not unhashed, f"pinned without hashes: {unhashed}; regenerate with `{COMPILE}`"
+
+
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git", ".venv", "node_modules", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+    "records",
+)
+"""What a checkout holds besides the sources: the build would only copy it, or write into it."""
+
+_SETUPTOOLS_WARNINGS = ("_Warning", "SetuptoolsDeprecationWarning", "SetuptoolsWarning", "would be ignored")
+
+
+def test_the_wheel_builds_without_setuptools_warnings_and_ships_the_page_and_the_catalogues(
+    tmp_path: Path,
+) -> None:
+    """Setuptools warns about data it will stop shipping (an importable folder missing from
+    `packages`) long before it stops, and only in a build's verbose output; the built page and
+    the catalogues are what the server serves, so the wheel is built here and read back.
+
+    Built from a copy: the build writes build/ and an egg-info into the folder it builds."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, symlinks=True, ignore=_NOT_SOURCES)
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--verbose", "-w", str(tmp_path / "wheel"), "."],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output[-4000:]
+    warned = [line for line in output.splitlines() if any(w in line for w in _SETUPTOOLS_WARNINGS)]
+    assert not warned, "\n".join(warned)
+    # the isolated build environment got a setuptools that reads `license = "MIT"`
+    installed = re.search(r"Successfully installed .*\bsetuptools-(\S+)", output)
+    assert installed is not None, output[-4000:]
+    assert Version(installed.group(1)) >= Version("77")
+
+    (wheel,) = (tmp_path / "wheel").glob("cardavia-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        assert "License-Expression: MIT" in archive.read(metadata).decode().splitlines()
+    page = {n.removeprefix("cardavia/clients/web/dist/") for n in names if "/web/dist/" in n}
+    assert {"index.html", "manifest.json"} <= page
+    assert [n for n in page if re.fullmatch(r"app\.\w+\.js", n)]
+    assert [n for n in page if re.fullmatch(r"app\.\w+\.css", n)]
+    assert page == {p.name for p in (source / "clients/web/dist").iterdir()}
+    catalogues = {p.name for p in (source / "protocol/catalogues").glob("*.json")}
+    assert catalogues
+    assert {f"cardavia/protocol/catalogues/{name}" for name in catalogues} <= names
+    assert {"cardavia/py.typed", "cardavia/cli.py", "cardavia/server/app.py"} <= names
+    assert "cardavia/games/data/traditions.json" in names
+    assert not [n for n in names if n.startswith(("tests/", "cardavia/tests/", "clients/"))]
