@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import dockerfile
+import pytest
 from docker.utils.build import exclude_paths
 
 from cardavia.cli import build_parser
@@ -79,21 +80,44 @@ def test_a_builder_stage_makes_wheels_and_the_final_stage_only_installs_them() -
     assert not [c for c in final if c.cmd in ("COPY", "ADD")]  # no sources in the image
 
 
-def test_the_image_runs_the_python_the_tests_run_on() -> None:
-    """Test what you ship: the image's Python is the one CI runs, mypy checks and the
-    package's requires-python starts at."""
-    arguments = {
+def _arguments() -> dict[str, str]:
+    """The Dockerfile's build arguments and their defaults."""
+    return {
         name: default
         for c in dockerfile.parse_file(str(ROOT / "Dockerfile"))
         if c.cmd == "ARG"
         for name, _, default in [c.value[0].partition("=")]
     }
+
+
+def test_the_image_runs_the_python_the_tests_run_on() -> None:
+    """Test what you ship: the image's Python is the one CI runs, mypy checks and the
+    package's requires-python starts at."""
+    arguments = _arguments()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert arguments["PYTHON_VERSION"] == project["tool"]["mypy"]["python_version"]
     assert project["project"]["requires-python"] == ">=" + arguments["PYTHON_VERSION"]
     assert project["tool"]["ruff"]["target-version"] == "py" + arguments["PYTHON_VERSION"].replace(".", "")
     for stage in dockerfile_stages():
         assert stage[0].value[0] == "python:${PYTHON_VERSION}-slim-${DEBIAN_RELEASE}"
+
+
+def test_the_suite_runs_on_the_images_python_when_this_machine_has_it() -> None:
+    """The checks above compare settings; this one compares the interpreter actually running
+    the tests, which is whatever made .venv. A suite passing on another Python says little about
+    the image (a newer one accepts syntax and library calls 3.11 does not have), so it fails
+    whenever the image's Python is installed but unused. Only a machine without it is excused."""
+    wanted = _arguments()["PYTHON_VERSION"]
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if running == wanted:
+        return
+    image_python = f"python{wanted}"
+    if shutil.which(image_python) is None:
+        pytest.skip(f"the image runs Python {wanted}; this machine has no {image_python} to run the tests on")
+    pytest.fail(
+        f"the tests run on Python {running} but the image runs {wanted}, and {shutil.which(image_python)}"
+        f" is installed: remake .venv with it (remove .venv and run scripts/test, which picks {image_python})"
+    )
 
 
 def test_the_image_runs_cardavia_serve_as_a_non_root_user_and_drains_on_sigterm() -> None:
