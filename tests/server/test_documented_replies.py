@@ -432,3 +432,29 @@ def test_every_request_documents_its_errors() -> None:
     for request in DOCUMENTED:
         if request not in ("get_catalogue", "list_rooms"):  # only the errors any request can get
             assert "Errors:" in sections[request], request
+
+
+def _documented_hello_versions() -> list[int]:
+    """The `version` of every `hello` the README shows: the session diagram's and the example frame's."""
+    text = README.read_text(encoding="utf-8")
+    diagram = text.split("## A session", 1)[1].split("```", 2)[1]
+    shown = re.findall(r"^\s*hello \{.*\bversion: (\d+)\b", diagram, re.MULTILINE)
+    assert len(shown) == 1, diagram
+    example = re.findall(r'\{[^\n]*"type": "hello"[^\n]*"version": (\d+)', text)
+    assert example, "the README shows no hello frame"
+    return [int(v) for v in shown + example]
+
+
+async def test_the_hello_the_readme_shows_speaks_the_servers_version(url: str) -> None:
+    """A client written from the README's session diagram copies its `hello`; when the protocol
+    version moves on and the diagram does not, that client is refused with
+    `unsupported_version` on its first frame. So the version shown is the one a live server
+    welcomes and names in its `welcome`."""
+    for version in _documented_hello_versions():
+        assert version == m.PROTOCOL_VERSION
+        assert version in m.SUPPORTED_VERSIONS
+        c = await client(url)
+        await c.send(c.req.hello(c.name).model_copy(update={"version": version}))
+        welcome: m.Welcome = await c.expect(m.Welcome)
+        assert welcome.version == version
+        await c.ws.close()

@@ -23,7 +23,7 @@ from cardavia.protocol.client import Requests
 from cardavia.protocol.codec import encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import Client, client, free_port
+from tests.server.conftest import Client, client, free_port, own_server
 
 
 async def _error_for(url: str, frame: bytes | str) -> m.Error:
@@ -69,6 +69,55 @@ async def test_wrong_protocol_version_is_refused_and_closed(url: str, version: i
     with pytest.raises(ConnectionClosed):
         await anna.recv()
     assert anna.ws.close_code == 1008
+
+
+def _chat_frame(size: int) -> bytes:
+    """A chat request of exactly ``size`` bytes: well formed, so only its size can be refused."""
+    for length in range(size - 30, size):
+        frame: bytes = msgpack.packb({"type": "chat", "text": "x" * length})
+        if len(frame) == size:
+            return frame
+    raise AssertionError(f"no chat frame of {size} bytes")
+
+
+async def _answer_to_big_frame(url: str, size: int) -> m.Error | int:
+    """The ``too_large`` error a frame of ``size`` bytes gets, or the code the connection is
+    closed with instead."""
+    anna = await client(url)
+    await anna.hello()
+    await anna.ws.send(_chat_frame(size))
+    try:
+        error: m.Error = await anna.expect(m.Error)
+    except ConnectionClosed:
+        assert anna.ws.close_code is not None
+        return anna.ws.close_code
+    await anna.ws.close()
+    return error
+
+
+@pytest.mark.parametrize(
+    ("max_frame", "read_limit"),
+    [
+        (4096, 64 * 1024),  # the default CARDAVIA_MAX_FRAME: the 64 KiB floor
+        (32 * 1024, 4 * 32 * 1024),  # a larger CARDAVIA_MAX_FRAME: four times it
+    ],
+)
+async def test_a_frame_over_the_read_limit_closes_the_connection_with_1009(
+    tmp_path: Path, max_frame: int, read_limit: int
+) -> None:
+    """protocol/README.md ("Close codes"): a frame larger than the server reads at all (64 KiB,
+    or four times CARDAVIA_MAX_FRAME if that is more) closes the connection with 1009, while one
+    up to that limit only gets `too_large` and the connection stays usable. A server reading
+    frames of any size would let one client make it buffer megabytes per connection."""
+    async with own_server(tmp_path, max_frame=max_frame) as (_, url):
+        at_limit = await _answer_to_big_frame(url, read_limit)
+        assert isinstance(at_limit, m.Error)
+        assert at_limit.code == "too_large"
+        assert await _answer_to_big_frame(url, read_limit + 1) == 1009
+        # the server goes on serving everyone else
+        bo = await client(url, "Bo")
+        assert (await bo.hello()).session
+        await bo.ws.close()
 
 
 async def test_requests_before_hello_are_refused(url: str) -> None:
