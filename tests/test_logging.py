@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cardavia.cli import LogfmtFormatter, configure_logging
-from tests.server.conftest import own_server
+from cardavia.protocol import messages as m
+from tests.server.conftest import client, own_server
 
 PAIR = re.compile(r'([a-z_]+)=("(?:[^"\\]|\\.)*"|[^ "=]*)(?: |$)')
 
@@ -108,6 +109,52 @@ async def test_at_debug_the_probe_lines_are_there_marked_debug(
     rejected = [logfmt(line) for line in stream.getvalue().splitlines() if "HTTP response sent" in line]
     assert rejected
     assert {fields["level"] for fields in rejected} == {"debug"}
+
+
+def _events(text: str) -> list[dict[str, str]]:
+    """Every line of ``text`` read as logfmt, for the lines our code writes (those with an event)."""
+    return [fields for fields in map(logfmt, text.splitlines()) if "event" in fields]
+
+
+async def test_a_session_and_a_rooms_life_are_logged_as_logfmt_events_and_a_probe_is_not(
+    tmp_path: Path, logs: tuple[io.StringIO, list[str]]
+) -> None:
+    """At INFO an operator follows sessions and rooms by their ids, event by event, through a
+    logfmt reader (any log pipeline's); a probe every few seconds must not bury those lines."""
+    stream, _ = logs
+    configure_logging("INFO", stream)
+    async with own_server(tmp_path) as (server, url):
+        anna = await client(url)
+        welcome = await anna.hello()
+        await anna.send(anna.req.create_room("scopa", humans=2))
+        room = (await anna.expect(m.Snapshot)).room.room
+        await anna.send(anna.req.leave())
+        await anna.expect(m.Left)
+        for _ in range(50):  # the owner left: the waiting room closes as the server gets to it
+            if room not in server.rooms:
+                break
+            await asyncio.sleep(0.01)
+        await anna.ws.close()
+        for _ in range(50):  # and its connection's end is logged, before the probes
+            if "event=disconnected" in stream.getvalue():
+                break
+            await asyncio.sleep(0.01)
+        before = stream.getvalue()
+        for _ in range(3):
+            assert (await _get(server.port, "/healthz")).startswith(b"HTTP/1.1 200")
+        await asyncio.sleep(0.05)  # whatever the probes would log has been logged
+        after = stream.getvalue()
+    events = _events(before)
+    assert all(fields["level"] == "info" and fields["logger"].startswith("cardavia") for fields in events)
+    hellos = [fields for fields in events if fields["event"] == "hello"]
+    assert [(f["session"], f["resumed"]) for f in hellos] == [(welcome.session, "False")]
+    created = [fields for fields in events if fields["event"] == "room_created"]
+    assert [(f["room"], f["game"], f["session"]) for f in created] == [(room, "scopa", welcome.session)]
+    closed = [fields for fields in events if fields["event"] == "room_closed"]
+    assert [(f["room"], f["game"], f["matches"]) for f in closed] == [(room, "scopa", "0")]
+    order = [fields["event"] for fields in events]
+    assert order.index("hello") < order.index("room_created") < order.index("room_closed")
+    assert after.removeprefix(before) == "", "a health probe was logged at INFO"
 
 
 async def test_metrics_name_their_content_type_once(tmp_path: Path) -> None:
