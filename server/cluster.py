@@ -40,6 +40,11 @@ START_SECONDS = 60.0
 """How long a node may take from launch to answering /healthz and heartbeating."""
 STOP_SECONDS = 30.0
 """How long a node may take to drain after SIGTERM before it is killed."""
+CLUSTER_PREFIX = "cardavia-cluster:"
+"""The lobby's key prefix when none is chosen. Not the server's default (``cardavia:``): the
+cluster deletes every key under its prefix when it stops, and pointed at a Redis that a
+deployment also uses it must not take that deployment's lobby with it. Neither prefix begins the
+other, so neither's keys fall under the other's pattern."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +86,8 @@ class LocalCluster:
     ``async with LocalCluster(3) as cluster:`` starts everything and waits until
     every node answers /healthz and heartbeats in the lobby; leaving the block
     sends SIGTERM to every node, waits for it to drain, deletes the lobby's keys
-    (those under its prefix) and stops the Redis the cluster started. ``port=0`` picks free ports (tests).
+    (those under its prefix, ``CLUSTER_PREFIX`` unless one is chosen) and stops the Redis the
+    cluster started. ``port=0`` picks free ports (tests).
     """
 
     def __init__(
@@ -104,10 +110,12 @@ class LocalCluster:
         if parts.scheme not in ("redis", "rediss") or not parts.hostname:
             raise ValueError(f"the Redis URL must look like redis://HOST:PORT/DB, not {redis_url!r}")
         self.settings = _checked_settings(settings or {})
+        prefix_variable = ENV_PREFIX + "REDIS_PREFIX"
+        if redis_prefix is None:  # one chosen in the settings or the environment, else the cluster's own
+            redis_prefix = self.settings.get(prefix_variable, os.environ.get(prefix_variable, CLUSTER_PREFIX))
         if redis_prefix == "":  # the cluster deletes its prefix's keys: with none, every key
             raise ValueError("the Redis key prefix must not be empty")
-        if redis_prefix is not None:
-            self.settings[ENV_PREFIX + "REDIS_PREFIX"] = redis_prefix
+        self.settings[prefix_variable] = redis_prefix  # every node gets it, not the server's default
         environ = {**os.environ, **self.settings}
         self.config = ServerConfig.from_env(environ)  # refuses bad values with the server's own message
         self.host = host
@@ -437,7 +445,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--redis-prefix",
         help="prefix of the lobby's Redis keys, all deleted when the cluster stops "
-        "(default CARDAVIA_REDIS_PREFIX, else cardavia:)",
+        f"(default CARDAVIA_REDIS_PREFIX, else {CLUSTER_PREFIX}, which a server's default "
+        "cardavia: keys never fall under)",
     )
     p.add_argument(
         "--records-dir", default="records", help="where every node writes records (default ./records)"

@@ -1,5 +1,5 @@
 """`cardavia cluster`: a port left in TIME_WAIT is free, the lobby's keys go with the cluster,
-and the lobby's key prefix can be chosen."""
+and the lobby's key prefix can be chosen; by default it is not a server's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from cardavia.cli import build_parser
-from cardavia.server.cluster import LocalCluster, _port_free
+from cardavia.server.cluster import CLUSTER_PREFIX, LocalCluster, _port_free
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
 
@@ -69,3 +69,40 @@ async def test_stopping_the_cluster_deletes_its_lobby_keys_and_no_others(tmp_pat
 def test_the_prefix_is_checked_like_the_server_checks_it(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="prefix must not be empty"):
         LocalCluster(1, port=0, records_dir=tmp_path, redis_prefix="")
+
+
+async def test_by_default_a_stopping_cluster_leaves_the_keys_of_a_server_with_the_default_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cluster deletes its prefix's keys when it stops; pointed at a Redis a deployment
+    shares, a cluster run with no prefix chosen must not take the deployment's lobby, which
+    lives under the server's default prefix."""
+    monkeypatch.delenv("CARDAVIA_REDIS_PREFIX", raising=False)
+    server_default = ServerConfig.from_env({}).redis_prefix
+    assert server_default == "cardavia:"
+    deployment = f"{server_default}rooms:test-{uuid.uuid4().hex}"
+    args = build_parser().parse_args(["cluster"])
+    cluster = LocalCluster(1, port=0, records_dir=tmp_path, redis_prefix=args.redis_prefix)
+    assert cluster.config.redis_prefix == CLUSTER_PREFIX
+    assert ServerConfig.from_env(cluster.node_environment(0)).redis_prefix == CLUSTER_PREFIX
+    own = f"{CLUSTER_PREFIX}rooms:test-{uuid.uuid4().hex}"
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        await client.set(deployment, "the deployment's room")
+        await client.set(own, "the cluster's room")
+        cluster._lobby = RedisLobby(REDIS_URL, prefix=CLUSTER_PREFIX)  # as start() leaves it, without nodes
+        await cluster.close()
+        assert await client.get(deployment) == b"the deployment's room"
+        assert await client.get(own) is None
+    finally:
+        await client.delete(deployment, own)
+        await client.aclose()
+
+
+def test_a_prefix_from_the_environment_is_still_the_clusters_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDAVIA_REDIS_PREFIX", "demo-env:")
+    cluster = LocalCluster(1, port=0, records_dir=tmp_path)
+    assert ServerConfig.from_env(cluster.node_environment(0)).redis_prefix == "demo-env:"
+    assert cluster.config.redis_prefix == "demo-env:"
