@@ -489,23 +489,32 @@ class CardaviaServer:
         """A resumed player whose room this node does not run: redirected to the node that does;
         told ``node_unavailable`` (retry shortly) while that node is gone and its rooms are being
         adopted, or while this node is still rebuilding it. A room nobody runs any more, or one
-        whose seat is no longer the session's, is simply not resumed."""
+        whose seat is no longer the session's, is simply not resumed.
+
+        A node counts as gone from its first missed heartbeat (``fresh_nodes``), well before
+        its heartbeat expires and the room is adopted: sent to a node that was killed, the
+        player would only find nothing listening there."""
         assert session.room is not None
         entry = await self.lobby.get_room(session.room)
         if entry is None or session.seat is None or entry.seats[session.seat].session != session.session:
             return
-        url = None if entry.node == self.config.node_id else (await self.lobby.nodes()).get(entry.node)
+        url = None
+        if entry.node != self.config.node_id:
+            url = (await self.lobby.fresh_nodes(self.config.heartbeat_seconds)).get(entry.node)
         if url is not None:
             conn.send(m.Redirect(id=rid, url=url, room=session.room))
             return
+        conn.send(self.room_moving(rid, session.room))
+
+    def room_moving(self, rid: int, room: str) -> m.Error:
+        """``node_unavailable`` for ``room``, whose node is gone: ``retry_after`` covers the rest of
+        that node's heartbeat and the adopter's next beats, by when the room runs again."""
         retry = self.config.node_ttl + 2 * self.config.heartbeat_seconds
-        conn.send(
-            m.Error(
-                id=rid,
-                code="node_unavailable",
-                message=f"room {session.room} is moving to another node; retry in {retry:g} s",
-                retry_after=retry,
-            )
+        return m.Error(
+            id=rid,
+            code="node_unavailable",
+            message=f"room {room} is moving to another node; retry in {retry:g} s",
+            retry_after=retry,
         )
 
     # ---------------------------------------------------------------- rooms

@@ -153,11 +153,18 @@ class RequestHandlers:
         return room
 
     async def _redirect(self, conn: Connection, rid: int, entry: RoomEntry, seat: int) -> None:
-        """Send the client to the node that runs the room, with the seat held for it there."""
-        url = (await self.server.lobby.nodes()).get(entry.node)
+        """Send the client to the node that runs the room, with the seat held for it there.
+
+        Only to a node that has missed no heartbeat: one that has is probably dead (its
+        heartbeat has yet to expire), so the seat is given back and the client is told
+        ``node_unavailable`` with the time after which the room should run elsewhere."""
+        config = self.server.config
+        url = (await self.server.lobby.fresh_nodes(config.heartbeat_seconds)).get(entry.node)
         if url is None:
             await self.server.lobby.set_seat(entry.room, seat, SeatEntry())
-            raise ProtocolError("node_unavailable", f"the node running room {entry.room} is not reachable")
+            self.server.metrics.errors.labels("node_unavailable").inc()
+            conn.send(self.server.room_moving(rid, entry.room))
+            return
         token = "rsv-" + secrets.token_urlsafe(18)
         await self.server.lobby.reserve(
             token, entry.room, seat, conn.session, self.server.config.reservation_seconds

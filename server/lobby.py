@@ -14,7 +14,7 @@ import heapq
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from cardavia.games.errors import ServerError
 from cardavia.protocol.errors import ProtocolError
@@ -72,6 +72,30 @@ class RoomEntry:
         if taken >= self.humans:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+
+
+MISSED_BEATS: Final = 2.0
+"""A node whose last heartbeat is this many heartbeat intervals old has missed a beat: it is
+stale. Its heartbeat only expires ``node_ttl`` after that last beat, so for a while a node that
+died is still listed among the live ones; no player is sent to it meanwhile (see ``fresh``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """A live node's last heartbeat: where clients reach the node, and how long ago it beat."""
+
+    url: str
+    age: float
+
+    def fresh(self, heartbeat_seconds: float) -> bool:
+        """True while the node has missed no beat (it beats every ``heartbeat_seconds``).
+
+        The one test of a node that may be sent players, whichever lobby holds the beats:
+        expiry (``node_ttl``) has to wait out a few lost beats before another node adopts the
+        rooms, or a node that was slow once would lose them; a player need not wait that long
+        to be told the room is moving, rather than sent to a node that is probably dead. A
+        live node judged stale by mistake only makes a player try again a moment later."""
+        return self.age < MISSED_BEATS * heartbeat_seconds
 
 
 @dataclass(slots=True)
@@ -142,6 +166,16 @@ class LobbyStore(ABC):
         """Live nodes and their public URLs."""
 
     @abstractmethod
+    async def heartbeats(self) -> dict[str, Heartbeat]:
+        """The last heartbeat of each live node (those ``nodes`` lists)."""
+
+    async def fresh_nodes(self, heartbeat_seconds: float) -> dict[str, str]:
+        """Live nodes that have missed no heartbeat, and their public URLs: where players may be
+        sent. Adoption still waits for ``nodes`` to drop a node (see ``Heartbeat.fresh``)."""
+        beats = await self.heartbeats()
+        return {node: beat.url for node, beat in beats.items() if beat.fresh(heartbeat_seconds)}
+
+    @abstractmethod
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
         """Hold a claimed seat for a client sent to another node, for ``ttl`` seconds."""
 
@@ -202,7 +236,8 @@ class MemoryLobby(LobbyStore):
         self._codes: dict[str, str] = {}
         self._sessions: dict[str, SessionEntry] = {}
         self._tokens: dict[str, str] = {}
-        self._nodes: dict[str, tuple[str, float]] = {}
+        self._nodes: dict[str, tuple[str, float, float]] = {}
+        """Heartbeats by node: (url, expiry, when it beat), both times ``time.monotonic``."""
         self._matches: dict[str, dict[str, Any]] = {}
         self._actions: dict[str, list[dict[str, Any]]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
@@ -317,11 +352,19 @@ class MemoryLobby(LobbyStore):
             self._tokens.pop(entry.token_hash, None)
 
     async def register_node(self, node: str, url: str, ttl: float) -> None:
-        self._nodes[node] = (url, time.monotonic() + ttl)
+        now = time.monotonic()
+        self._nodes[node] = (url, now + ttl, now)
 
     async def nodes(self) -> dict[str, str]:
+        return {node: beat.url for node, beat in (await self.heartbeats()).items()}
+
+    async def heartbeats(self) -> dict[str, Heartbeat]:
         now = time.monotonic()
-        return {node: url for node, (url, until) in self._nodes.items() if until > now}
+        return {
+            node: Heartbeat(url, now - beat)
+            for node, (url, until, beat) in self._nodes.items()
+            if until > now
+        }
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
         now = time.monotonic()

@@ -11,7 +11,10 @@ never takes one more, whichever node they reached. A sorted set per game
 oldest first; the scripts keep it in step with the documents. Short codes
 (``{prefix}code:{CODE}``) and sessions (``{prefix}session:{id}``, found by
 ``{prefix}token:{hash}``) are plain keys. Keys of finished or closed rooms
-expire after ``finished_ttl`` seconds. Every key starts with ``prefix`` so that
+expire after ``finished_ttl`` seconds. A node's heartbeat is two keys that expire together:
+``{prefix}node:{id}`` (its URL: the node is alive) and ``{prefix}beat:{id}`` (the
+beat's lifetime in milliseconds, so that its remaining lifetime tells how long
+ago the node beat, by Redis's clock alone). Every key starts with ``prefix`` so that
 several deployments can share one Redis.
 """
 
@@ -34,6 +37,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from cardavia.games.registry import GAMES
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.lobby import (
+    Heartbeat,
     LobbyStore,
     LobbyUnavailable,
     RoomEntry,
@@ -343,8 +347,12 @@ class RedisLobby(LobbyStore):
 
     # ------------------------------------------------------------- nodes
     async def register_node(self, node: str, url: str, ttl: float) -> None:
-        await self.redis.set(self._key("node", node), url, px=int(ttl * 1000))
-        await self.redis.sadd(self._key("nodes"), node)
+        millis = max(1, int(ttl * 1000))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._key("node", node), url, px=millis)
+            pipe.set(self._key("beat", node), millis, px=millis)
+            pipe.sadd(self._key("nodes"), node)
+            await pipe.execute()
 
     async def nodes(self) -> dict[str, str]:
         alive: dict[str, str] = {}
@@ -353,6 +361,24 @@ class RedisLobby(LobbyStore):
             if url:
                 alive[_text(node)] = _text(url)
         return alive
+
+    async def heartbeats(self) -> dict[str, Heartbeat]:
+        names = sorted(_text(n) for n in await self.redis.smembers(self._key("nodes")))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in names:
+                pipe.get(self._key("node", node))
+                pipe.get(self._key("beat", node))
+                pipe.pttl(self._key("beat", node))
+            answers = await pipe.execute()
+        beats: dict[str, Heartbeat] = {}
+        for i, node in enumerate(names):
+            url, lifetime, left = answers[3 * i : 3 * i + 3]
+            if not url:
+                continue
+            # a beat written without its lifetime (a node of an older version) counts as just made
+            age = (int(lifetime) - int(left)) / 1000 if lifetime and int(left) >= 0 else 0.0
+            beats[node] = Heartbeat(_text(url), max(0.0, age))
+        return beats
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
         value = json.dumps([room, seat, session])

@@ -71,6 +71,10 @@ HANDSHAKE_TIMEOUT = 10.0
 REDIRECT_WAIT = 1.0
 """How long a resumed player welcomed without a room waits for the ``redirect`` that may follow."""
 MAX_FRAME = 2**20
+ROOM_MOVING = "the room is moving to another node"
+"""The ``Reconnecting`` reason while the server says the room's node is gone (``node_unavailable``)."""
+ROOM_NOT_BACK = "the room is not back yet"
+"""The ``Reconnecting`` reason while a player dropped mid-game is welcomed back without its room."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +215,7 @@ class Session:
         if self._token is not None and welcome.room is None and not self._token_refused:
             welcome, moving = await self._await_home()  # resuming: the room may run elsewhere, or be moving
         self._room_moving = moving
-        moved = "the room is moving to another node" if moving else None
+        moved = ROOM_MOVING if moving else None
         self._reader = asyncio.get_running_loop().create_task(self._read(moved), name=f"session-{self.name}")
         return welcome
 
@@ -478,7 +482,7 @@ class Session:
             if not resumed and (moving or waiting):
                 # moving: the server says the room's node is gone and another is adopting the room,
                 # so it will be back (give_up_after still bounds the wait)
-                reason = "the room is moving to another node" if moving else "the room is not back yet"
+                reason = ROOM_MOVING if moving else ROOM_NOT_BACK
                 await self._drop_quietly()
                 continue
             self.reconnects += 1
@@ -502,6 +506,7 @@ class Session:
             return self.welcome, False
         message = self._decode(frame)
         if isinstance(message, m.Redirect):
+            log.info("event=redirect url=%s room=%s", message.url, message.room)
             await ws.close()
             self._ws = None
             return await self._open(message.url, resume=self._token, last_seq=self.store.seq), False

@@ -20,7 +20,14 @@ from typing import Protocol
 from textual.app import App
 from textual.binding import Binding
 
-from cardavia.clients.cli.session import ClientRequestError, Reconnected, Reconnecting, SessionClosed
+from cardavia.clients.cli.session import (
+    ROOM_MOVING,
+    ROOM_NOT_BACK,
+    ClientRequestError,
+    Reconnected,
+    Reconnecting,
+    SessionClosed,
+)
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import localize_bindings
 from cardavia.clients.cli.tui.lobby import LobbyScreen
@@ -36,6 +43,12 @@ Item = m.Reply | Reconnecting | Reconnected
 
 LEFT_REASONS = {"replaced by a newer connection": "app.left.replaced"}
 """Why the server sent us out of a room, for the reasons it gives in words of its own."""
+RECONNECT_REASONS = {
+    ROOM_MOVING: "app.reconnecting.room_moving",
+    ROOM_NOT_BACK: "app.reconnecting.room_not_back",
+}
+"""Why the session is still reconnecting, for the reasons that are the session's own (others are
+the network's or the server's words, shown as they come)."""
 
 
 class SessionLike(Protocol):
@@ -116,7 +129,9 @@ class CardaviaApp(App[None]):
     async def handle(self, item: Item) -> None:
         """One message from the stream, to the screen it concerns."""
         if isinstance(item, Reconnecting):
-            self.note(self.texts("app.reconnecting", attempt=item.attempt, reason=item.reason), sticky=True)
+            key = RECONNECT_REASONS.get(item.reason)
+            reason = self.texts(key) if key else display_safe(item.reason)
+            self.note(self.texts("app.reconnecting", attempt=item.attempt, reason=reason), sticky=True)
         elif isinstance(item, Reconnected):
             self.note(self.texts("app.reconnected.seat" if item.resumed else "app.reconnected"))
             if not item.resumed and self.table is not None:
