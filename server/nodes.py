@@ -97,7 +97,8 @@ class NodeKeeper:
                 if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
                     await self.reclaim_own_rooms()
                 alive = await self.server.lobby.nodes()
-                self.server.web.set_peers(alive.values())  # the page may follow redirects to these
+                node = self.server.config.node_id  # the page may follow redirects to the others
+                self.server.web.set_peers(url for other, url in alive.items() if other != node)
                 await self._adopt_orphans(alive)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
