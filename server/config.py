@@ -16,12 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import annotated_types
-from pydantic import ConfigDict, Field, ValidationError, create_model, field_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    create_model,
+    field_validator,
+)
 from pydantic.dataclasses import dataclass
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
 from pydantic_settings.sources.utils import parse_env_vars
 
+from cardavia.protocol.messages import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from cardavia.server.limits import parse_networks
 
 ENV_PREFIX = "CARDAVIA_"
@@ -122,8 +130,12 @@ class ServerConfig:
         30.0, gt=0, description="how long a seat is held for a client sent to another node"
     )
     """How long a seat is held for a client redirected to the node that runs the room."""
-    default_turn_seconds: float = Field(0.0, ge=0, description="turn timer of public rooms (0: off)")
-    """Turn timer of public rooms when the creator sets none; 0 means off."""
+    default_turn_seconds: float = Field(
+        0.0, description=f"turn timer of public rooms, {MIN_TURN_SECONDS:g}-{MAX_TURN_SECONDS:g} s (0: off)"
+    )
+    """Turn timer of public rooms when the creator sets none; 0 means off. Bounded as a creator's
+    ``turn_seconds`` is: a timer shorter than a person can answer in hands every turn to a bot, and
+    the upper bound is the longest a table may be kept waiting on one player."""
     gc_freeze_seconds: float = Field(
         1.0, ge=0, description="how often the heap is moved out of the collector's way (0: never)"
     )
@@ -143,6 +155,15 @@ class ServerConfig:
     def _networks(cls, value: str) -> str:
         parse_networks(value)  # raises ValueError naming the bad entry
         return value
+
+    @field_validator("default_turn_seconds", mode="wrap")
+    @classmethod
+    def _turn_timer(cls, value: object, parse: ValidatorFunctionWrapHandler) -> float:
+        seconds = float(parse(value))
+        if seconds != 0 and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:  # NaN included
+            bounds = f"from {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g}"
+            raise ValueError(f"must be 0 (off) or a number {bounds}, not {value!r}")
+        return seconds
 
     @field_validator("redis_url")
     @classmethod

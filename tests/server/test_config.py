@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardavia import cli
+from cardavia.protocol.messages import MIN_TURN_SECONDS
 from cardavia.server.config import ServerConfig, SettingError, settings, variable
 
 
@@ -26,6 +27,18 @@ from cardavia.server.config import ServerConfig, SettingError, settings, variabl
         ({"CARDAVIA_TRUSTED_PROXIES": "10.0.0.0/8,proxy"}, "CARDAVIA_TRUSTED_PROXIES: 'proxy' is not an IP"),
         ({"CARDAVIA_REDIS_URL": "localhost:6379"}, "CARDAVIA_REDIS_URL: must be empty or a redis://"),
         ({"CARDAVIA_LOG_LEVEL": "loud"}, "CARDAVIA_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR"),
+        (
+            {"CARDAVIA_DEFAULT_TURN_SECONDS": "0.2"},
+            "CARDAVIA_DEFAULT_TURN_SECONDS: must be 0 (off) or a number from 5 to 600, not '0.2'",
+        ),
+        (
+            {"CARDAVIA_DEFAULT_TURN_SECONDS": "601"},
+            "CARDAVIA_DEFAULT_TURN_SECONDS: must be 0 (off) or a number from 5 to 600, not '601'",
+        ),
+        (
+            {"CARDAVIA_DEFAULT_TURN_SECONDS": "nan"},
+            "CARDAVIA_DEFAULT_TURN_SECONDS: must be 0 (off) or a number from 5 to 600, not 'nan'",
+        ),
     ],
 )
 def test_a_bad_variable_is_refused_naming_it(environ: dict[str, str], message: str) -> None:
@@ -52,6 +65,16 @@ def test_settings_built_in_code_are_checked_too() -> None:
         dataclasses.replace(config, rate_burst=-1)
     with pytest.raises(ValueError, match="no_such"):
         ServerConfig(no_such=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("given", "seconds"), [("0", 0.0), ("5", 5.0), ("600", 600.0), ("", 0.0)])
+def test_the_default_turn_timer_is_off_or_within_the_bounds_a_room_creator_has(
+    given: str, seconds: float
+) -> None:
+    """0 (no timer, the default) and the bounds of ``create_room``'s ``turn_seconds`` are kept."""
+    assert ServerConfig.from_env({"CARDAVIA_DEFAULT_TURN_SECONDS": given}).default_turn_seconds == seconds
+    with pytest.raises(SettingError, match=r"^default_turn_seconds: must be 0 "):  # an override too
+        ServerConfig.from_env({}, default_turn_seconds=MIN_TURN_SECONDS / 2)
 
 
 def test_every_setting_has_help_and_an_option(capsys: pytest.CaptureFixture[str]) -> None:

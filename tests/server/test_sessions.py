@@ -148,12 +148,13 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
 
 
 async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(tmp_path: Path) -> None:
-    # A client may ask for 5 s at the least; the operator's default for public rooms is not bounded.
-    async with own_server(tmp_path, default_turn_seconds=0.2) as (server, url):
+    # Clients and operators may ask for 5 s at the least: the room's timer is shortened in place
+    async with own_server(tmp_path) as (server, url):
         anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.create_room("briscola", humans=1, bot_level="random", public=True))
-        await anna.expect(m.Snapshot)
+        made: m.Snapshot = await anna.expect(m.Snapshot)
+        server.rooms[made.room.room].entry.turn_seconds = 0.2
         await anna.send(anna.req.start())
         first_turn: m.YourTurn = await anna.expect(m.YourTurn)
         assert first_turn.deadline is not None
