@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from cardavia.clients.cli.session import (
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client, free_port
+from tests.server.conftest import client, free_port, own_server
 
 
 async def play_out(session: Session, rng: random.Random) -> tuple[m.MatchResult, list[Item]]:
@@ -72,7 +73,7 @@ async def test_a_sequence_gap_asks_for_a_snapshot_by_itself(server: CardaviaServ
     async with Session(url, "Anna") as session:
         assert session.welcome is not None
         conn = server.sessions[session.welcome.session]
-        send, lost = conn.send, []
+        send, lost = conn.send, list[m.Reply | bytes]()
 
         def lossy(message: m.Reply | bytes) -> None:  # the server loses this player's first delta
             frame = message if isinstance(message, bytes) else encode(message)
@@ -148,3 +149,25 @@ async def test_closing_ends_the_stream_and_sending_after_it_fails(url: str) -> N
 async def test_no_server_is_a_connection_error() -> None:
     with pytest.raises(ConnectionRefusedError):
         await Session(f"ws://127.0.0.1:{free_port()}/", "Anna").connect()
+
+
+async def test_an_expired_resume_token_starts_a_fresh_session_without_a_room(tmp_path: Path) -> None:
+    """A player back after its session ran out is refused its token (``bad_resume_token``): the
+    client must take the fresh session the server welcomes it with, not fail or wait for a room."""
+    async with own_server(tmp_path, session_seconds=0.2) as (_, url):
+        async with Session(url, "Anna") as first:
+            assert first.welcome is not None
+            old = first.welcome
+        await asyncio.sleep(0.6)  # the session, holding no seat, expires with its token
+        back = Session(url, "Anna", resume=old.resume)
+        try:
+            welcome = await back.connect()
+            assert welcome.session != old.session
+            assert welcome.room is None
+            assert back.welcome == welcome
+            assert back.room is None
+            assert not back.in_game
+            catalogue = await back.request(m.GetCatalogue(id=back.requests.next_id()))
+            assert isinstance(catalogue, m.Catalogue)  # the fresh session is usable
+        finally:
+            await back.close()
