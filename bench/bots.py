@@ -1,4 +1,5 @@
-"""The bot targets of issue 5, measured with the arena; figures go to BENCHMARKS.md.
+"""How strong and how fast the bots are against their targets, measured with the arena; figures go to
+BENCHMARKS.md.
 
 Two parts:
 

@@ -57,7 +57,7 @@ def c(code: str) -> Card:
     return Card.parse(code)
 
 
-# --- the examples of the brief and the seeds -------------------------------------------------
+# --- card and rank names as each tradition's players say them --------------------------------
 
 
 def test_card_names_of_the_seeds() -> None:
