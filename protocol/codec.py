@@ -82,6 +82,15 @@ def encode_delta(seq: int, ops: list[Any], events: list[dict[str, Any]]) -> byte
     return pack({"type": "delta", "seq": seq, "ops": ops, "events": events})
 
 
+def encode_your_turn(seq: int, legal: list[dict[str, Any]], deadline: float | None) -> bytes:
+    """The frame ``encode(YourTurn(seq=seq, legal=legal, deadline=deadline))`` gives, without
+    building and checking the model: the server sends one per turn, from actions its engine
+    listed itself (the model, and the schema made from it, stay the protocol's definition)."""
+    if deadline is None:
+        return pack({"type": "your_turn", "seq": seq, "legal": legal})
+    return pack({"type": "your_turn", "seq": seq, "legal": legal, "deadline": deadline})
+
+
 def pack(data: Any) -> bytes:
     return msgpack.packb(data, use_bin_type=True)
 

@@ -14,7 +14,7 @@ from cardavia.games.engine import State
 from cardavia.games.registry import GAMES
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import ViewStore
-from cardavia.protocol.codec import decode_server, encode, encode_delta
+from cardavia.protocol.codec import decode_server, encode, encode_delta, encode_your_turn
 from cardavia.protocol.delta import ADD, ROWS, Recipient, apply, diff
 from cardavia.protocol.errors import ProtocolError
 from cardavia.protocol.examples import SERVER_EXAMPLES
@@ -263,3 +263,31 @@ def test_a_gap_asks_for_resync_and_a_repeat_is_ignored() -> None:
 def test_the_servers_delta_fast_path_matches_the_model(seq: int, value: Any, events: list[Any]) -> None:
     ops = diff({"a": None}, {"a": value})
     assert encode_delta(seq, ops, events) == encode(m.Delta(seq=seq, ops=ops, events=events))
+
+
+@given(
+    st.integers(min_value=0, max_value=2**31 - 1),
+    st.lists(st.dictionaries(st.text(), json_values)),
+    st.none() | st.floats(allow_nan=False, allow_infinity=False),
+)
+def test_the_servers_your_turn_fast_path_matches_the_model(
+    seq: int, legal: list[dict[str, Any]], deadline: float | None
+) -> None:
+    model = m.YourTurn(seq=seq, legal=legal, deadline=deadline)
+    assert encode_your_turn(seq, legal, deadline) == encode(model)
+
+
+def test_your_turn_fast_path_on_every_games_real_moves() -> None:
+    """The moves the engines list, as the server sends them, with and without a deadline."""
+    for game_id, game in GAMES.items():
+        state = game.new({}, f"your-turn/{game_id}")
+        for step in range(30):
+            if state.is_over:
+                break
+            seat = state.to_move
+            assert seat is not None
+            legal = [a.to_data() for a in state.legal_actions(seat)]
+            for deadline in (None, 1_800_000_000.25):
+                model = m.YourTurn(seq=step, legal=legal, deadline=deadline)
+                assert encode_your_turn(step, legal, deadline) == encode(model)
+            state, _ = state.apply(state.legal_actions(seat)[step % len(legal)], seat=seat)
