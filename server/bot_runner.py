@@ -36,9 +36,13 @@ class BotRunner:
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
 
+    def decides_inline(self, bot: Bot) -> bool:
+        """Whether ``choose`` decides on the event loop, without waiting for a worker."""
+        return bot.level in self.INLINE_LEVELS
+
     async def choose(self, bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         started = time.perf_counter()
-        if bot.level in self.INLINE_LEVELS:
+        if self.decides_inline(bot):
             action = bot.choose(view, legal)
         else:
             loop = asyncio.get_running_loop()

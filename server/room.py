@@ -12,7 +12,10 @@ two actions can interleave, and a refused action changes nothing.
 Bot and timer tasks do their waiting (the pause so people can follow, the
 bot's thinking in a worker) off the room's state, and apply their action only
 if the room is still at the version they were scheduled for; a move that
-arrives late is dropped, never applied twice.
+arrives late is dropped, never applied twice. A bot with nothing to wait for
+(no bot delay, a level that decides inline) answers a person's move in the
+same step instead, still under the room's lock: no task is made for it, and
+the person's frames of the whole exchange leave in one write.
 
 Connections are ``Sink`` objects: ``send`` never waits for the socket, so a slow
 client can never stall a room.
@@ -32,7 +35,7 @@ from cardavia.games.errors import CardaviaError, IllegalAction
 from cardavia.games.records import Seat, make_record
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import encode_delta
+from cardavia.protocol.codec import encode_delta, encode_your_turn
 from cardavia.protocol.delta import Recipient
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
@@ -94,6 +97,13 @@ class Room:
         self._journal_retry_at = 0.0
         """This match's accepted actions, as journaled."""
         self._lock = asyncio.Lock()
+        self._bots_answer_now = False
+        """While a person's move is applied: a bot that may answer at once does so (see ``act``)."""
+        self._bot_now: int | None = None
+        """The bot seat to answer in ``act``'s step, once the move before it is out."""
+        self._legal: tuple[State[Any] | None, int, list[Any]] = (None, -1, [])
+        """The legal moves of the state the room holds, for the seat to move: listed once per
+        turn for ``your_turn``, the bot and the check of the move that comes."""
         self._deadline: float | None = None
         self.last_result: m.MatchResult | None = None
         self.absent_at_end: set[int] = set()
@@ -263,12 +273,22 @@ class Room:
             raise ProtocolError("not_in_room", "the game has not started")
         action = self.game.action_from_data(data)
         async with self._lock:
-            await self._apply(seat, action, auto=False)
+            self._bots_answer_now = True
+            try:
+                await self._apply(seat, action, auto=False)
+                while self._bot_now is not None and not self._frozen:  # bots with nothing to wait for
+                    bot_seat, self._bot_now = self._bot_now, None
+                    await self._bot_decides(bot_seat, self.version, self.seats[bot_seat], self._bot(bot_seat))
+            finally:
+                self._bots_answer_now, self._bot_now = False, None
 
     async def _apply(self, seat: int, action: Any, *, auto: bool) -> None:
         """Check, journal, then publish: no delta leaves before its action is journaled."""
         assert self.state is not None
-        state, events = self.state.apply(action, seat=seat)
+        if action in self._legal_actions(seat):  # listed by the engine for this state: no second check
+            state, events = self.state.apply_unchecked(action)
+        else:  # refused, with the engine's specific reason
+            state, events = self.state.apply(action, seat=seat)
         index = self.accepted
         entry: dict[str, Any] = {"seat": seat, **action.to_data()}
         if auto:
@@ -321,17 +341,30 @@ class Room:
         turn_seconds = self.entry.turn_seconds
         self._deadline = time.time() + turn_seconds if turn_seconds else None
         if slot.played_by_bot:
-            self._schedule_bot(seat)
+            if self._bots_answer_now and not self._bot_delay and self._runner.decides_inline(self._bot(seat)):
+                self._bot_now = seat  # ``act`` plays it before it returns
+            else:
+                self._schedule_bot(seat)
             return
         if slot.conn is not None:
             slot.conn.send(self._your_turn(seat))
         if turn_seconds:
             self._spawn(self._timer(seat, self.version, turn_seconds))
 
-    def _your_turn(self, seat: int) -> m.YourTurn:
-        assert self.state is not None
-        legal = [a.to_data() for a in self.state.legal_actions(seat)]
-        return m.YourTurn(seq=self.seats[seat].recipient.seq, legal=legal, deadline=self._deadline)
+    def _legal_actions(self, seat: int) -> list[Any]:
+        """``state.legal_actions(seat)``, listed once per state (never changed in place)."""
+        state = self.state
+        assert state is not None
+        held, held_seat, legal = self._legal
+        if held is not state or held_seat != seat:
+            legal = state.legal_actions(seat)
+            self._legal = (state, seat, legal)
+        return legal
+
+    def _your_turn(self, seat: int) -> bytes:
+        """The ``your_turn`` frame, packed straight from the listed moves (see ``encode_your_turn``)."""
+        legal = [a.to_data() for a in self._legal_actions(seat)]
+        return encode_your_turn(self.seats[seat].recipient.seq, legal, self._deadline)
 
     def _schedule_bot(self, seat: int) -> None:
         self._spawn(self._bot_move(seat, self.version))
@@ -341,17 +374,24 @@ class Room:
             await asyncio.sleep(self._bot_delay)
         if self.version != version or self.state is None or self._frozen:
             return
-        slot = self.seats[seat]
-        bot = slot.bot or self._make_bot(self.entry.game, "basic", f"{self._seed()}/{seat}/timer")
         async with self._lock:
-            await self._bot_decides(seat, version, slot, bot, auto=auto)
+            await self._bot_decides(seat, version, self.seats[seat], self._bot(seat), auto=auto)
 
-    async def _bot_decides(self, seat: int, version: int, slot: SeatSlot, bot: Bot, *, auto: bool) -> None:
+    def _bot(self, seat: int) -> Bot:
+        """The seat's bot, or a stand-in for a person who is gone or out of time."""
+        slot = self.seats[seat]
+        if slot.bot is None:
+            return self._make_bot(self.entry.game, "basic", f"{self._seed()}/{seat}/timer")
+        return slot.bot
+
+    async def _bot_decides(
+        self, seat: int, version: int, slot: SeatSlot, bot: Bot, *, auto: bool = False
+    ) -> None:
         assert self.state is not None
-        legal = self.state.legal_actions(seat)
+        legal = self._legal_actions(seat)
         if not legal:
             return
-        action = await self._runner.choose(bot, self.state.view(seat), legal)
+        action = await self._runner.choose(bot, self.state.view(seat), list(legal))
         if self.version != version or self._frozen:  # a person moved (or the timer did) meanwhile
             return
         if not auto and not slot.played_by_bot:  # the player came back while the bot waited
