@@ -40,7 +40,7 @@ from cardavia.bots.registry import make_bot
 from cardavia.games.engine import Action, State
 from cardavia.games.registry import GAMES
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import decode_client, encode, encode_delta
+from cardavia.protocol.codec import decode_client, decode_server, encode, encode_delta
 from cardavia.protocol.delta import Recipient
 
 GAME_IDS = ["briscola", "scopa", "schnapsen", "doudizhu"]
@@ -160,6 +160,8 @@ class _Person:
         self.over = asyncio.Event()
 
     def send(self, message: Any) -> None:
+        if isinstance(message, bytes):
+            message = decode_server(message)
         if isinstance(message, m.YourTurn):
             self.turns.put_nowait(message.legal)
         elif isinstance(message, m.MatchResult):

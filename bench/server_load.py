@@ -56,9 +56,12 @@ def free_port() -> int:
         return port
 
 
-def start(cmd: list[str], port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+def start(
+    cmd: list[str], port: int, env: dict[str, str] | None = None, cwd: str | None = None
+) -> subprocess.Popen[bytes]:
+    """Start a server and wait for its port (``cwd``: where ``python -m`` finds its package first)."""
     proc = subprocess.Popen(
-        cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cmd, env={**os.environ, **(env or {})}, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     for _ in range(200):
         with socket.socket() as s:
