@@ -14,6 +14,9 @@ comes. Figures are medians over the repetitions: actions per second, the
 server's CPU (all its processes), actions per second of server CPU (a core's
 worth), and the ratio to the echo's round trips per second.
 
+``--other-env`` sets a variable for the other checkout's server alone: with
+``--against`` this same checkout, it compares two settings.
+
 With ``--nodes N`` each server is N ``cardavia serve`` processes sharing a Redis
 lobby (a key prefix of their own, deleted afterwards), each client connecting
 to one of them in turn: rooms stay on the node that made them.
@@ -61,9 +64,11 @@ class Run:
         return self.rate / self.cpu if self.cpu else 0.0
 
 
-def servers(checkout: Path, nodes: int) -> tuple[list[subprocess.Popen[bytes]], list[str], str]:
+def servers(
+    checkout: Path, nodes: int, extra: dict[str, str]
+) -> tuple[list[subprocess.Popen[bytes]], list[str], str]:
     """Start ``nodes`` server processes of ``checkout``; (processes, their URLs, the lobby prefix)."""
-    env = SERVER_ENV | {"PYTHONPATH": str(checkout)}  # its own ``cardavia`` (run from it, too)
+    env = SERVER_ENV | extra | {"PYTHONPATH": str(checkout)}  # its own ``cardavia`` (run from it, too)
     prefix = f"cardavia-bench:{uuid.uuid4().hex}:"
     if nodes > 1:
         env |= {"CARDAVIA_REDIS_URL": REDIS, "CARDAVIA_REDIS_PREFIX": prefix}
@@ -92,8 +97,8 @@ def stop(procs: list[subprocess.Popen[bytes]], prefix: str, nodes: int) -> None:
         client.close()
 
 
-def measure(checkout: Path, args: argparse.Namespace) -> Run:
-    procs, urls, prefix = servers(checkout, args.nodes)
+def measure(checkout: Path, args: argparse.Namespace, extra: dict[str, str]) -> Run:
+    procs, urls, prefix = servers(checkout, args.nodes, extra)
     try:
         time.sleep(0.5)
         marks: list[float] = []
@@ -152,17 +157,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="counted seconds per run (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before counting (default 3)")
     parser.add_argument("--nodes", type=int, default=1, help="server processes per server (default 1)")
+    parser.add_argument(
+        "--other-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the other checkout's server only (e.g. CARDAVIA_EVENT_LOOP=asyncio)",
+    )
     args = parser.parse_args()
     codes = {"this checkout": ROOT}
     if args.against is not None:
         codes["other checkout"] = args.against.resolve()
+    extras = {"this checkout": {}, "other checkout": dict(item.split("=", 1) for item in args.other_env)}
     runs: dict[str, list[Run]] = {name: [] for name in codes}
     echoes: list[float] = []
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load}; {args.clients} clients, {args.nodes} node(s)")
     for repetition in range(args.repeat):
         for name, checkout in codes.items():
-            run = measure(checkout, args)
+            run = measure(checkout, args, extras[name])
             runs[name].append(run)
             print(
                 f"  {repetition + 1}. {name}: {run.rate:,.0f} actions/s, server CPU {run.cpu:.2f} cores, "
