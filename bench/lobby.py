@@ -1,7 +1,8 @@
 """Lobby costs: operations per second on both backends, the cost of journaling each
-action in Redis, and how long a dead node's rooms take to be playable elsewhere.
+action in Redis, the Redis commands and bytes on the wire one action costs, and how
+long a dead node's rooms take to be playable elsewhere.
 
-    python -m bench.lobby [--ops 2000] [--rooms 100]
+    python -m bench.lobby [--ops 2000] [--rooms 100] [--clients 50 --actions-seconds 10]
 
 Needs a Redis on 127.0.0.1:6379 (scripts/ensure-redis starts one); keys get a
 prefix of their own and are removed afterwards.
@@ -113,6 +114,93 @@ async def failover(rooms: int, prefix: str) -> float:
             proc.wait()
 
 
+async def per_action(prefix: str, clients: int, seconds: float) -> None:
+    """Redis commands and bytes on the wire per action: one node on a Redis lobby, ``clients``
+    players each in a Briscola room against a random bot (bot delay 0), for ``seconds``.
+
+    Redis's own ``INFO commandstats`` is read before and after, so every command counts: the
+    journal, the room's state changes, matches that end and start again, and the node's
+    heartbeat (a few commands a second, whatever the load). Bytes are the WebSocket payloads
+    the players sent and received.
+    """
+    import random as random_module
+
+    import msgpack
+    from websockets.asyncio.client import connect
+
+    from cardavia.protocol import messages as m
+    from cardavia.protocol.codec import encode
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "CARDAVIA_REDIS_URL": REDIS,
+        "CARDAVIA_REDIS_PREFIX": prefix,
+        "CARDAVIA_BOT_DELAY": "0",
+        "CARDAVIA_BOT_WORKERS": "0",
+        "CARDAVIA_SESSIONS_PER_MINUTE": "0",
+        "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0",
+        "CARDAVIA_RATE_PER_SECOND": "1000",
+        "CARDAVIA_RATE_BURST": "1000",
+        "CARDAVIA_LOG_LEVEL": "WARNING",
+        "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
+    }
+    node = subprocess.Popen([sys.executable, "-m", "cardavia", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    counts = {"actions": 0, "in": 0, "out": 0, "matches": 0}
+    counting = asyncio.Event()
+
+    async def play(number: int, stop: float) -> None:
+        rng = random_module.Random(number)
+        async with connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
+            await ws.send(encode(m.Hello(id=1, version=m.PROTOCOL_VERSION, name=f"p{number}")))
+            await ws.send(encode(m.PlayNow(id=2, game="briscola", bot_level="random")))
+            while time.monotonic() < stop:
+                frame = await ws.recv()
+                assert isinstance(frame, bytes)
+                message = msgpack.unpackb(frame)
+                reply = None
+                if message["type"] == "your_turn":
+                    reply = msgpack.packb({"type": "act", "id": 3, "action": rng.choice(message["legal"])})
+                elif message["type"] == "match_result":
+                    reply = encode(m.Rematch(id=4))
+                    counts["matches"] += counting.is_set()
+                if counting.is_set():
+                    counts["in"] += len(frame)
+                    counts["out"] += len(reply) if reply else 0
+                    counts["actions"] += message["type"] == "your_turn"
+                if reply is not None:
+                    await ws.send(reply)
+
+    lobby = RedisLobby(REDIS, prefix=prefix)
+    try:
+        await asyncio.sleep(2.0)
+        stop = time.monotonic() + 2.0 + seconds
+        players = asyncio.gather(*(play(i, stop) for i in range(clients)))
+        await asyncio.sleep(2.0)  # connected, first deals dealt
+        before = await lobby.redis.info("commandstats")
+        counting.set()
+        await players
+        after = await lobby.redis.info("commandstats")
+    finally:
+        await lobby.close()
+        node.terminate()
+        node.wait()
+    calls = {
+        name.removeprefix("cmdstat_"): after[name]["calls"] - before.get(name, {}).get("calls", 0)
+        for name in after
+    }
+    calls = {name: n for name, n in calls.items() if n > 0 and name != "info"}
+    actions = max(counts["actions"], 1)
+    print(f"\nper action ({counts['actions']} actions, {counts['matches']} matches, {clients} players, "
+          f"{seconds:g} s; one node on Redis):")  # fmt: skip
+    ranked = sorted(calls.items(), key=lambda kv: -kv[1])
+    print(f"  Redis commands: {sum(calls.values()) / actions:.2f}, of which "
+          + ", ".join(f"{name} {n / actions:.2f}" for name, n in ranked))
+    print(f"  WebSocket payload bytes: {counts['in'] / actions:.0f} to the player, "
+          f"{counts['out'] / actions:.0f} from the player")  # fmt: skip
+
+
 async def cleanup(prefix: str) -> None:
     lobby = RedisLobby(REDIS, prefix=prefix)
     keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
@@ -136,6 +224,8 @@ async def main(args: argparse.Namespace) -> None:
             f"p99 {pct(samples, 0.99) * 1e3:.3f} ms (median {statistics.median(samples) * 1e3:.3f} ms)"
         )
         await redis_lobby.close()
+        if args.actions_seconds:
+            await per_action(prefix + "actions:", args.clients, args.actions_seconds)
         if args.rooms:
             seconds = await failover(args.rooms, prefix + "failover:")
             print(f"node killed with {args.rooms} rooms: all adopted by the other node in {seconds:.2f} s")
@@ -147,4 +237,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--ops", type=int, default=2000)
     parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=50, help="players for the per-action count")
+    parser.add_argument(
+        "--actions-seconds",
+        type=float,
+        default=10.0,
+        help="seconds of play for the per-action count (0: skip)",
+    )
     asyncio.run(main(parser.parse_args()))
