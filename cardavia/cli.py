@@ -298,8 +298,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     configure_logging(config.log_level)
     try:
-        with asyncio.Runner(loop_factory=config.loop_factory()) as runner:
-            runner.run(CardaviaServer(config).serve_forever())
+        asyncio.run(CardaviaServer(config).serve_forever())
     except OSError as exc:
         if exc.errno not in {errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES}:
             raise

@@ -9,11 +9,9 @@ A bad value raises ``SettingError``, which names the variable or option.
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import importlib.util
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +35,6 @@ from cardavia.server.limits import parse_networks
 ENV_PREFIX = "CARDAVIA_"
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-EVENT_LOOPS = ("auto", "asyncio", "uvloop")
 
 
 class SettingError(ValueError):
@@ -147,26 +144,11 @@ class ServerConfig:
     gc_full_seconds: float = Field(3600.0, gt=0, description="longest time between two full collections")
     """Longest time between two full collections; they come sooner the more memory cyclic garbage holds."""
     log_level: str = Field("INFO", description="least severe log lines written: " + ", ".join(LOG_LEVELS))
-    event_loop: str = Field(
-        "auto", description="the event loop: auto (uvloop when installed), asyncio or uvloop"
-    )
-    """``uvloop`` (the ``fast`` extra) runs the server's loop in C: see BENCHMARKS.md for what it
-    gains; ``auto`` takes it when it is installed, ``asyncio`` the standard library's loop."""
     web_dir: str = Field(
         "", description="the browser page's built files (empty: those installed with Cardavia)"
     )
     """The built browser page served at ``/`` (``index.html`` and its assets, read once at start);
     empty: ``clients/web/dist/`` as installed with the package."""
-
-    def loop_factory(self) -> Callable[[], asyncio.AbstractEventLoop] | None:
-        """What ``asyncio.Runner`` makes the server's loop with (None: the standard one)."""
-        if self.event_loop == "asyncio" or (
-            self.event_loop == "auto" and importlib.util.find_spec("uvloop") is None
-        ):
-            return None
-        import uvloop
-
-        return uvloop.new_event_loop
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -188,15 +170,6 @@ class ServerConfig:
     def _redis(cls, value: str) -> str:
         if value and not value.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"must be empty or a redis://, rediss:// or unix:// URL, not {value!r}")
-        return value
-
-    @field_validator("event_loop")
-    @classmethod
-    def _event_loop(cls, value: str) -> str:
-        if value not in EVENT_LOOPS:
-            raise ValueError(f"must be one of {', '.join(EVENT_LOOPS)}, not {value!r}")
-        if value == "uvloop" and importlib.util.find_spec("uvloop") is None:
-            raise ValueError("uvloop is not installed (pip install 'cardavia[fast]')")
         return value
 
     @field_validator("log_level", mode="before")

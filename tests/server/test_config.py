@@ -130,23 +130,3 @@ def test_a_port_in_use_is_one_line_and_exit_code_2(
     assert code == 2
     err = capsys.readouterr().err
     assert err == f"cardavia serve: cannot listen on 127.0.0.1:{port}: address already in use\n"
-
-
-def test_the_event_loop_is_uvloop_when_installed_unless_asked_otherwise(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import importlib.util
-
-    import uvloop  # the dev extra brings the fast extra
-
-    assert ServerConfig().event_loop == "auto"
-    assert ServerConfig().loop_factory() is uvloop.new_event_loop
-    assert ServerConfig.from_env({"CARDAVIA_EVENT_LOOP": "asyncio"}).loop_factory() is None
-    with pytest.raises(SettingError, match="CARDAVIA_EVENT_LOOP: must be one of auto, asyncio, uvloop"):
-        ServerConfig.from_env({"CARDAVIA_EVENT_LOOP": "trio"})
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "uvloop" else real(name))
-    assert ServerConfig().loop_factory() is None  # auto, without uvloop: the standard loop
-    with pytest.raises(SettingError, match="uvloop is not installed"):
-        ServerConfig.from_env({"CARDAVIA_EVENT_LOOP": "uvloop"})
