@@ -86,7 +86,12 @@ def stop(procs: list[subprocess.Popen[bytes]], prefix: str, nodes: int) -> None:
     for proc in procs:
         proc.terminate()
     for proc in procs:
-        proc.wait(timeout=20)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            print(f"  (a server took over 20 s to stop after SIGTERM: killed; pid {proc.pid})", flush=True)
+            proc.kill()
+            proc.wait()
     if nodes > 1:
         import redis
 

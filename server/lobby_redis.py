@@ -148,8 +148,9 @@ return nil
 
 # KEYS[1] action list; ARGV index, JSON action. Appends only the next index, so a retried write is harmless.
 _APPEND: Final = """
-if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) then redis.call('RPUSH', KEYS[1], ARGV[2]) end
-return redis.call('LLEN', KEYS[1])
+local length = redis.call('LLEN', KEYS[1])
+if length == tonumber(ARGV[1]) then return redis.call('RPUSH', KEYS[1], ARGV[2]) end
+return length
 """
 
 # KEYS[1] room document, KEYS[2] open set; ARGV field, JSON value, seconds to expire (0: keep).
