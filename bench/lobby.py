@@ -118,7 +118,8 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
     """Redis commands and bytes on the wire per action: one node on a Redis lobby, ``clients``
     players each in a Briscola room against a random bot (bot delay 0), for ``seconds``.
 
-    Redis's own ``INFO commandstats`` is read before and after, so every command counts: the
+    Redis's own ``INFO commandstats`` and ``INFO cpu`` are read before and after, so every
+    command and all of Redis's CPU time count: the
     journal, the room's state changes, matches that end and start again, and the node's
     heartbeat (a few commands a second, whatever the load). Bytes are the WebSocket payloads
     the players sent and received.
@@ -178,10 +179,10 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
         stop = time.monotonic() + 2.0 + seconds
         players = asyncio.gather(*(play(i, stop) for i in range(clients)))
         await asyncio.sleep(2.0)  # connected, first deals dealt
-        before = await lobby.redis.info("commandstats")
+        before, cpu_before = await lobby.redis.info("commandstats"), await lobby.redis.info("cpu")
         counting.set()
         await players
-        after = await lobby.redis.info("commandstats")
+        after, cpu_after = await lobby.redis.info("commandstats"), await lobby.redis.info("cpu")
     finally:
         await lobby.close()
         node.terminate()
@@ -197,6 +198,9 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
     ranked = sorted(calls.items(), key=lambda kv: -kv[1])
     print(f"  Redis commands: {sum(calls.values()) / actions:.2f}, of which "
           + ", ".join(f"{name} {n / actions:.2f}" for name, n in ranked))
+    redis_cpu = sum(cpu_after[k] - cpu_before[k] for k in ("used_cpu_sys", "used_cpu_user"))
+    print(f"  Redis CPU: {redis_cpu / actions * 1e6:.1f} µs (so one Redis core would serve about "
+          f"{actions / max(redis_cpu, 1e-9):,.0f} actions/s of this kind)")  # fmt: skip
     print(f"  WebSocket payload bytes: {counts['in'] / actions:.0f} to the player, "
           f"{counts['out'] / actions:.0f} from the player")  # fmt: skip
 
