@@ -304,7 +304,7 @@ class RequestHandlers:
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         await room.act(conn.seat, dict(msg.action))
-        self.server.metrics.actions.labels(room.entry.game).inc()
+        self.server.metrics.action_done(room.entry.game)
 
     def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
         room = self._my_room(conn)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -11,6 +13,7 @@ class Metrics:
         self.connections = Gauge("cardavia_connections", "Open WebSocket connections", registry=self.registry)
         self.rooms = Gauge("cardavia_rooms", "Rooms on this node", ["game", "state"], registry=self.registry)
         self.actions = Counter("cardavia_actions_total", "Actions applied", ["game"], registry=self.registry)
+        self._actions: dict[str, Any] = {}
         self.action_latency = Histogram(
             "cardavia_action_seconds",
             "Time from receiving an accepted act to queuing every recipient's delta (journal write included)",
@@ -46,6 +49,14 @@ class Metrics:
         self.errors = Counter(
             "cardavia_errors_total", "Errors sent to clients", ["code"], registry=self.registry
         )
+
+    def action_done(self, game: str) -> None:
+        """Count an applied action of ``game``: the labelled child is looked up once per game,
+        not on every action (``labels`` takes a lock and builds a key: 2 µs)."""
+        child = self._actions.get(game)
+        if child is None:
+            child = self._actions[game] = self.actions.labels(game)
+        child.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
