@@ -119,6 +119,19 @@ class ServerThread:
         self.thread.join(30)
 
 
+def delete_redis_keys(url: str, prefix: str) -> None:
+    """Remove a test's lobby keys (everything under its own prefix) from the Redis at ``url``."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
     running = ServerThread(server_config(tmp_path))

@@ -13,10 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, PersonFactory, Player, ServerThread, server_config
+from tests.browser.conftest import (
+    BROWSER,
+    PersonFactory,
+    Player,
+    ServerThread,
+    delete_redis_keys,
+    server_config,
+)
 from tests.server.test_lobby import REDIS_URL
 
 pytestmark = BROWSER
@@ -44,11 +50,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, ServerThread]]:
     finally:
         for running in nodes:
             running.stop()
-        client = redis.Redis.from_url(REDIS_URL)
-        keys = list(client.scan_iter(match=prefix + "*"))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        delete_redis_keys(REDIS_URL, prefix)
 
 
 def test_a_room_link_opened_on_another_node_follows_the_redirect_to_the_rooms_node(

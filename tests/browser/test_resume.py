@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, PersonFactory, Player
+from tests.browser.conftest import BROWSER, PersonFactory, Player, delete_redis_keys
 from tests.server.conftest import free_port
 from tests.server.test_lobby import REDIS_URL
 
@@ -106,13 +106,7 @@ def node(tmp_path: Path) -> Iterator[Node]:
         yield running
     finally:
         running.kill()
-        import redis
-
-        r = redis.Redis.from_url(REDIS_URL)
-        keys = list(r.scan_iter(match=prefix + "*"))
-        if keys:
-            r.delete(*keys)
-        r.close()
+        delete_redis_keys(REDIS_URL, prefix)
 
 
 def test_a_killed_and_restarted_server_resumes_the_game(person: PersonFactory, node: Node) -> None:

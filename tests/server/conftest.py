@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import socket
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,27 @@ from cardavia.protocol.client import Requests, ViewStore
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import LobbyStore, MemoryLobby
+from cardavia.server.lobby_redis import RedisLobby
 
 CODES = {c.code for c in ALL_CARDS}
+REDIS_URL = os.environ.get("CARDAVIA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+"""The Redis the lobby tests use (scripts/ensure-redis starts one); each test has a key prefix of its own."""
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
+    """Each lobby backend; Redis keys get a prefix of their own per test, removed afterwards."""
+    if request.param == "memory":
+        yield MemoryLobby()
+        return
+    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+    store = RedisLobby(REDIS_URL, prefix=prefix)
+    yield store
+    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
+    if keys:
+        await store.redis.delete(*keys)
+    await store.close()
 
 
 def card_codes_of(data: Any) -> set[str]:

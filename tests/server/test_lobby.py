@@ -1,34 +1,16 @@
-"""The lobby store contract: every backend passes the same suite (the Redis one joins with its issue)."""
+"""The lobby store contract: every backend passes the same suite (the ``lobby`` fixture gives each)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
-
-REDIS_URL = os.environ.get("CARDAVIA_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
-    """Each backend; Redis keys get a prefix of their own per test, removed afterwards."""
-    if request.param == "memory":
-        yield MemoryLobby()
-        return
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix)
-    yield store
-    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await store.redis.delete(*keys)
-    await store.close()
+from tests.server.conftest import REDIS_URL
 
 
 def _entry(

@@ -9,31 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 
-import pytest
-
-from cardavia.server.lobby import Heartbeat, LobbyStore, MemoryLobby
+from cardavia.server.lobby import Heartbeat, LobbyStore
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.test_lobby import REDIS_URL
+from tests.server.conftest import REDIS_URL
 
 BEAT = 0.1
 """The heartbeat interval the nodes of these tests keep."""
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
-    """Each backend; Redis keys get a prefix of their own per test, removed afterwards."""
-    if request.param == "memory":
-        yield MemoryLobby()
-        return
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix)
-    yield store
-    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await store.redis.delete(*keys)
-    await store.close()
 
 
 async def test_a_node_that_missed_a_beat_is_alive_but_not_fresh(lobby: LobbyStore) -> None:
