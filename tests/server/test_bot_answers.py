@@ -1,0 +1,107 @@
+"""When a bot answers a person's move: in the same step when it has nothing to wait for (no bot
+delay, a level that decides inline), else from a task of its own after the delay."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cardavia.bots.registry import make_bot
+from cardavia.games.registry import GAMES
+from cardavia.games.traditions import default_tradition
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import decode_server
+from cardavia.server.bot_runner import BotRunner
+from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.room import Room
+
+
+class Person:
+    """A stand-in connection that keeps what it is sent, decoded."""
+
+    session = "s-person"
+
+    def __init__(self) -> None:
+        self.received: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.received.append(decode_server(message) if isinstance(message, bytes) else message)
+
+    def turns(self) -> list[m.YourTurn]:
+        return [x for x in self.received if isinstance(x, m.YourTurn)]
+
+
+def _room(game_id: str, bot_delay: float, runner: BotRunner) -> Room:
+    game = GAMES[game_id]
+    entry = RoomEntry(
+        room="r-answers", code="ANSWERS1", game=game_id, deck=default_tradition(game_id).id,
+        options=game.options({}), public=False, seats=[SeatEntry() for _ in range(game.players)],
+        humans=1, bot_level="random",
+    )  # fmt: skip
+    return Room(
+        entry,
+        runner=runner,
+        make_bot=make_bot,
+        bot_delay=bot_delay,
+        grace_seconds=60.0,
+        on_finish=lambda room, record: room.id,
+    )
+
+
+async def _first_turn(room: Room, person: Person) -> m.YourTurn:
+    for _ in range(200):  # a bot may deal or move first, from a task
+        if person.turns():
+            return person.turns()[-1]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no turn came")
+
+
+@pytest.mark.parametrize("game_id", ["briscola", "doudizhu"])
+async def test_a_bot_with_nothing_to_wait_for_answers_before_the_move_returns(game_id: str) -> None:
+    runner = BotRunner(0)
+    room, person = _room(game_id, 0.0, runner), Person()
+    try:
+        room.sit(0, person, "Anna")
+        await room.start("seed-answers")
+        for _ in range(6):
+            turn = await _first_turn(room, person)
+            before = len(person.turns())
+            await room.act(0, turn.legal[0])
+            if room.state is None or room.state.is_over:
+                break
+            # every bot between this move and the person's next turn has already moved
+            assert room.state.to_move == 0
+            assert len(person.turns()) == before + 1
+            assert room.task_count() == 0
+    finally:
+        room.close()
+        runner.close()
+
+
+async def test_with_a_bot_delay_the_bot_answers_later_from_a_task() -> None:
+    runner = BotRunner(0)
+    room, person = _room("briscola", 0.05, runner), Person()
+    try:
+        room.sit(0, person, "Anna")
+        await room.start("seed-answers")
+        turn = await _first_turn(room, person)
+        before = len(person.turns())
+        await room.act(0, turn.legal[0])
+        assert room.state is not None
+        if room.state.to_move != 0:  # the bot is to answer: not yet
+            assert room.task_count() >= 1  # the bot's, waiting out its delay
+            assert len(person.turns()) == before
+            await _first_turn_after(person, before)
+    finally:
+        room.close()
+        runner.close()
+
+
+async def _first_turn_after(person: Person, count: int) -> None:
+    for _ in range(200):
+        if len(person.turns()) > count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the bot never answered")
