@@ -23,6 +23,11 @@ def moment(view: dict[str, Any]) -> str:
     return json.dumps(public, sort_keys=True)
 
 
+def events_of(player: Player, seat: int) -> list[dict[str, Any]]:
+    """The events of ``seat``'s moves in the deltas ``player``'s page has received so far."""
+    return [e for d in player.messages if isinstance(d, m.Delta) for e in d.events if e.get("seat") == seat]
+
+
 def doudizhu_move(player: Player) -> None:
     """Bids once it may (no bid when it may not), else the first play the hint suggests or a pass."""
     actions = player.page.locator(".tv-actions")
@@ -91,18 +96,15 @@ def test_two_players_and_a_watcher_in_a_doudizhu_room(person: PersonFactory) -> 
     anna_seat, bo_seat = anna.last(m.Snapshot).seat, bo.last(m.Snapshot).seat
     assert {anna_seat, bo_seat} == {0, 1, 2} - {s for s, n in enumerate(names) if n.startswith("Bot")}
     for me, other, other_seat, other_name in ((anna, bo, bo_seat, bo_name), (bo, anna, anna_seat, "Anna")):
-        theirs = [
-            e
-            for d in other.messages
-            if isinstance(d, m.Delta)
-            for e in d.events
-            if e.get("seat") == other_seat
-        ]
-        seen = [
-            e for d in me.messages if isinstance(d, m.Delta) for e in d.events if e.get("seat") == other_seat
-        ]
+        theirs = events_of(other, other_seat)
         assert theirs
-        assert all(e in seen for e in theirs)
+        # the other's last move may still be on its way to this page: its frames are read as
+        # the browser reports them, and the loop above stopped at the move itself
+        for _ in range(100):
+            if all(e in events_of(me, other_seat) for e in theirs):
+                break
+            me.page.wait_for_timeout(50)
+        assert all(e in events_of(me, other_seat) for e in theirs)
         log = me.page.get_by_role("log")
         assert other_name in log.inner_text()
 
