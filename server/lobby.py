@@ -162,12 +162,12 @@ class LobbyStore(ABC):
         """Say this node is alive (and where clients reach it) for the next ``ttl`` seconds."""
 
     @abstractmethod
+    async def heartbeats(self) -> dict[str, Heartbeat]:
+        """The last heartbeat of each live node (one whose heartbeat has not expired)."""
+
     async def nodes(self) -> dict[str, str]:
         """Live nodes and their public URLs."""
-
-    @abstractmethod
-    async def heartbeats(self) -> dict[str, Heartbeat]:
-        """The last heartbeat of each live node (those ``nodes`` lists)."""
+        return {node: beat.url for node, beat in (await self.heartbeats()).items()}
 
     async def fresh_nodes(self, heartbeat_seconds: float) -> dict[str, str]:
         """Live nodes that have missed no heartbeat, and their public URLs: where players may be
@@ -354,9 +354,6 @@ class MemoryLobby(LobbyStore):
     async def register_node(self, node: str, url: str, ttl: float) -> None:
         now = time.monotonic()
         self._nodes[node] = (url, now + ttl, now)
-
-    async def nodes(self) -> dict[str, str]:
-        return {node: beat.url for node, beat in (await self.heartbeats()).items()}
 
     async def heartbeats(self) -> dict[str, Heartbeat]:
         now = time.monotonic()

@@ -355,14 +355,6 @@ class RedisLobby(LobbyStore):
             pipe.sadd(self._key("nodes"), node)
             await pipe.execute()
 
-    async def nodes(self) -> dict[str, str]:
-        alive: dict[str, str] = {}
-        for node in sorted(await self.redis.smembers(self._key("nodes"))):
-            url = await self.redis.get(self._key("node", _text(node)))
-            if url:
-                alive[_text(node)] = _text(url)
-        return alive
-
     async def heartbeats(self) -> dict[str, Heartbeat]:
         names = sorted(_text(n) for n in await self.redis.smembers(self._key("nodes")))
         async with self.redis.pipeline(transaction=False) as pipe:
