@@ -304,7 +304,7 @@ class RequestHandlers:
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         await room.act(conn.seat, dict(msg.action))
-        self.server.metrics.action_done(room.entry.game)
+        self.server.metrics.actions_of(room.entry.game).inc()
 
     def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
         room = self._my_room(conn)
