@@ -378,10 +378,17 @@ class CardaviaServer:
                 self.metrics.action_latency.observe(time.perf_counter() - started)
 
     def _error(
-        self, conn: Connection, rid: int | None, code: str, message: str, reason: str | None = None
+        self,
+        conn: Connection,
+        rid: int | None,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        *,
+        retry_after: float | None = None,
     ) -> None:
         self.metrics.errors.labels(code).inc()
-        conn.send(m.Error(id=rid, code=code, message=message, reason=reason))
+        conn.send(m.Error(id=rid, code=code, message=message, reason=reason, retry_after=retry_after))
 
     def _disconnected(self, conn: Connection) -> None:
         log.info(
@@ -504,18 +511,14 @@ class CardaviaServer:
         if url is not None:
             conn.send(m.Redirect(id=rid, url=url, room=session.room))
             return
-        conn.send(self.room_moving(rid, session.room))
+        self.room_moving(conn, rid, session.room)
 
-    def room_moving(self, rid: int, room: str) -> m.Error:
-        """``node_unavailable`` for ``room``, whose node is gone: ``retry_after`` covers the rest of
-        that node's heartbeat and the adopter's next beats, by when the room runs again."""
+    def room_moving(self, conn: Connection, rid: int, room: str) -> None:
+        """Tell ``conn`` that ``room``'s node is gone (``node_unavailable``): ``retry_after`` covers
+        the rest of that node's heartbeat and the adopter's next beats, by when the room runs again."""
         retry = self.config.node_ttl + 2 * self.config.heartbeat_seconds
-        return m.Error(
-            id=rid,
-            code="node_unavailable",
-            message=f"room {room} is moving to another node; retry in {retry:g} s",
-            retry_after=retry,
-        )
+        message = f"room {room} is moving to another node; retry in {retry:g} s"
+        self._error(conn, rid, "node_unavailable", message, retry_after=retry)
 
     # ---------------------------------------------------------------- rooms
     async def new_room(

@@ -162,8 +162,7 @@ class RequestHandlers:
         url = (await self.server.lobby.fresh_nodes(config.heartbeat_seconds)).get(entry.node)
         if url is None:
             await self.server.lobby.set_seat(entry.room, seat, SeatEntry())
-            self.server.metrics.errors.labels("node_unavailable").inc()
-            conn.send(self.server.room_moving(rid, entry.room))
+            self.server.room_moving(conn, rid, entry.room)
             return
         token = "rsv-" + secrets.token_urlsafe(18)
         await self.server.lobby.reserve(
