@@ -35,20 +35,10 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.server_load import cpu_seconds, echo_client, free_port, player, run_clients, start
+from bench.server_load import SERVER_ENV, cpu_seconds, echo_client, free_port, player, run_clients, start
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS = os.environ.get("CARDAVIA_BENCH_REDIS", "redis://127.0.0.1:6379/0")
-SERVER_ENV = {
-    "CARDAVIA_BOT_DELAY": "0",
-    "CARDAVIA_BOT_WORKERS": "0",
-    "CARDAVIA_RATE_PER_SECOND": "1000",
-    "CARDAVIA_RATE_BURST": "1000",
-    "CARDAVIA_SESSIONS_PER_MINUTE": "0",
-    "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0",
-    "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
-    "CARDAVIA_LOG_LEVEL": "WARNING",
-}
 
 
 @dataclass

@@ -20,7 +20,7 @@ import sys
 import time
 import uuid
 
-from bench.server_load import free_port
+from bench.server_load import SERVER_ENV, free_port
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry
 from cardavia.server.lobby_redis import RedisLobby
 
@@ -133,19 +133,7 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
     from cardavia.protocol.codec import encode
 
     port = free_port()
-    env = {
-        **os.environ,
-        "CARDAVIA_REDIS_URL": REDIS,
-        "CARDAVIA_REDIS_PREFIX": prefix,
-        "CARDAVIA_BOT_DELAY": "0",
-        "CARDAVIA_BOT_WORKERS": "0",
-        "CARDAVIA_SESSIONS_PER_MINUTE": "0",
-        "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0",
-        "CARDAVIA_RATE_PER_SECOND": "1000",
-        "CARDAVIA_RATE_BURST": "1000",
-        "CARDAVIA_LOG_LEVEL": "WARNING",
-        "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
-    }
+    env = {**os.environ, **SERVER_ENV, "CARDAVIA_REDIS_URL": REDIS, "CARDAVIA_REDIS_PREFIX": prefix}
     node = subprocess.Popen([sys.executable, "-m", "cardavia", "serve", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     counts = {"actions": 0, "in": 0, "out": 0, "matches": 0}
@@ -196,8 +184,10 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
     print(f"\nper action ({counts['actions']} actions, {counts['matches']} matches, {clients} players, "
           f"{seconds:g} s; one node on Redis):")  # fmt: skip
     ranked = sorted(calls.items(), key=lambda kv: -kv[1])
-    print(f"  Redis commands: {sum(calls.values()) / actions:.2f}, of which "
-          + ", ".join(f"{name} {n / actions:.2f}" for name, n in ranked))
+    print(
+        f"  Redis commands: {sum(calls.values()) / actions:.2f}, of which "
+        + ", ".join(f"{name} {n / actions:.2f}" for name, n in ranked)
+    )
     redis_cpu = sum(cpu_after[k] - cpu_before[k] for k in ("used_cpu_sys", "used_cpu_user"))
     print(f"  Redis CPU: {redis_cpu / actions * 1e6:.1f} µs (so one Redis core would serve about "
           f"{actions / max(redis_cpu, 1e-9):,.0f} actions/s of this kind)")  # fmt: skip

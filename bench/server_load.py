@@ -36,6 +36,19 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.client import Requests
 from cardavia.protocol.codec import encode
 
+SERVER_ENV = {
+    "CARDAVIA_BOT_DELAY": "0",
+    "CARDAVIA_BOT_WORKERS": "0",
+    "CARDAVIA_RATE_PER_SECOND": "1000",
+    "CARDAVIA_RATE_BURST": "1000",
+    # every client comes from one address: the per-address limits are lifted, as behind a proxy
+    "CARDAVIA_SESSIONS_PER_MINUTE": "0",
+    "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0",
+    "CARDAVIA_LOG_LEVEL": "WARNING",
+    "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
+}
+"""The settings of a server under load in the benches: bots answer at once, no limit is in the way."""
+
 
 @dataclass
 class Stats:
@@ -226,12 +239,7 @@ def main() -> None:
     args = parser.parse_args()
 
     port = free_port()
-    # every client comes from one address: the per-address limits are lifted, as behind a proxy
-    env = {"CARDAVIA_BOT_DELAY": "0", "CARDAVIA_BOT_WORKERS": "0", "CARDAVIA_RATE_PER_SECOND": "1000",
-           "CARDAVIA_RATE_BURST": "1000", "CARDAVIA_SESSIONS_PER_MINUTE": "0",
-           "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0", "CARDAVIA_LOG_LEVEL": "WARNING",
-           "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records"}  # fmt: skip
-    server = start([sys.executable, "-m", "cardavia", "serve", "--port", str(port)], port, env)
+    server = start([sys.executable, "-m", "cardavia", "serve", "--port", str(port)], port, SERVER_ENV)
     url = f"ws://127.0.0.1:{port}/"
     try:
         if args.idle:
