@@ -50,9 +50,10 @@ def _room(game_id: str, bot_delay: float, runner: BotRunner) -> Room:
     )
 
 
-async def _first_turn(room: Room, person: Person) -> m.YourTurn:
-    for _ in range(200):  # a bot may deal or move first, from a task
-        if person.turns():
+async def _turn_after(person: Person, count: int) -> m.YourTurn:
+    """The person's turn after the first ``count``, waited for (a bot may move first, from a task)."""
+    for _ in range(200):
+        if len(person.turns()) > count:
             return person.turns()[-1]
         await asyncio.sleep(0.01)
     raise AssertionError("no turn came")
@@ -66,7 +67,7 @@ async def test_a_bot_with_nothing_to_wait_for_answers_before_the_move_returns(ga
         room.sit(0, person, "Anna")
         await room.start("seed-answers")
         for _ in range(6):
-            turn = await _first_turn(room, person)
+            turn = await _turn_after(person, 0)
             before = len(person.turns())
             await room.act(0, turn.legal[0])
             if room.state is None or room.state.is_over:
@@ -86,22 +87,15 @@ async def test_with_a_bot_delay_the_bot_answers_later_from_a_task() -> None:
     try:
         room.sit(0, person, "Anna")
         await room.start("seed-answers")
-        turn = await _first_turn(room, person)
+        turn = await _turn_after(person, 0)
         before = len(person.turns())
         await room.act(0, turn.legal[0])
         assert room.state is not None
         if room.state.to_move != 0:  # the bot is to answer: not yet
             assert room.task_count() >= 1  # the bot's, waiting out its delay
             assert len(person.turns()) == before
-            await _first_turn_after(person, before)
+            await _turn_after(person, before)
     finally:
         room.close()
         runner.close()
 
-
-async def _first_turn_after(person: Person, count: int) -> None:
-    for _ in range(200):
-        if len(person.turns()) > count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the bot never answered")
