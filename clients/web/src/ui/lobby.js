@@ -237,7 +237,7 @@ export class Lobby {
     this.refreshTimer = null;
     /** @type {CreateRoomDialog | null} */
     this.createDialog = null;
-    /** @type {Map<string, DocumentFragment>} pack pictures drawn, by name, suits and ranks */
+    /** @type {Map<string, DocumentFragment>} pack pictures drawn, by language, name, suits and ranks */
     this.packs = new Map();
     /** @type {{ key: string, deck: ReturnType<Lobby["deckTexts"]>, fan: HTMLElement }[]} */
     this.packsToDraw = [];
@@ -556,7 +556,9 @@ export class Lobby {
       className: "pack",
       attrs: { role: "img", "aria-label": this.t("web.lobby.deck_picture", { deck: deck.name }) },
     });
-    const key = `${deck.name}|${deck.suitSystem}|${deck.rankScheme ?? ""}`;
+    // the cards carry their names in the player's language (hidden from assistive technology,
+    // but still the page's words): a pack is kept per language
+    const key = `${this.ctx.lang}|${deck.name}|${deck.suitSystem}|${deck.rankScheme ?? ""}`;
     const drawn = this.packs.get(key);
     if (drawn) {
       fan.append(drawn.cloneNode(true));
