@@ -26,8 +26,6 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from cardavia import __version__
@@ -61,6 +59,7 @@ from cardavia.server.nodes import NodeKeeper
 from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
 from cardavia.server.web_assets import Asset, WebAssets, is_websocket_request, make_asset
+from cardavia.server.wire import Listener, Wire
 
 log = logging.getLogger("cardavia.server")
 
@@ -103,9 +102,9 @@ def _catalogue_asset(lang: str) -> Asset:
     return make_asset(f"{lang}.json", body)
 
 
-def _respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
+def _respond(wire: Wire, status: HTTPStatus, body: str, content_type: str) -> Response:
     """An HTTP answer with ``content_type`` as its only Content-Type (``respond`` sets text/plain)."""
-    response = connection.respond(status, body)
+    response = wire.respond(status, body)
     del response.headers["Content-Type"]
     response.headers["Content-Type"] = content_type
     return response
@@ -131,7 +130,7 @@ class CardaviaServer:
         self.rooms: dict[str, Room] = {}
         self.sessions: dict[str, Connection] = {}
         self.connections: set[Connection] = set()
-        self._server: Server | None = None
+        self._server: Listener | None = None
         self._stopping = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
         self._port = config.port
@@ -140,29 +139,27 @@ class CardaviaServer:
         self.web = WebAssets.load(config.web_dir, public_url=config.public_url)
 
     # ------------------------------------------------------------ lifecycle
-    async def start(self) -> Server:
+    async def start(self) -> Listener:
         """Bind, heartbeat, take back this node's rooms from its last run, then serve.
 
         Until its rooms are rebuilt the node refuses connections (and /healthz),
         so nobody meets a room of its that is not there yet.
         """
         self.config.records_path().mkdir(parents=True, exist_ok=True)
-        self._server = await serve(
-            self.handle,
-            self.config.host,
-            self.config.port,
-            process_request=self._http,
-            compression=None,
-            max_size=max(65536, self.config.max_frame * 4),
-            ping_interval=self.config.ping_interval or None,
-            ping_timeout=self.config.ping_interval or None,
-            start_serving=False,
+        self._server = Listener(
+            self, max_size=max(65536, self.config.max_frame * 4), ping_interval=self.config.ping_interval
         )
-        self._port = int(next(iter(self._server.sockets)).getsockname()[1])
+        await self._server.bind(self.config.host, self.config.port)
+        self._port = self._server.port
         self.spawn(self.node_keeper.heartbeat())
         self.spawn(self._close_idle())
         await self.node_keeper.reclaim_own_rooms()
         await self._server.start_serving()
+        return self._server
+
+    @property
+    def listener(self) -> Listener | None:
+        """The node's listening socket and its connections' wires, once ``start`` has bound it."""
         return self._server
 
     @property
@@ -191,7 +188,7 @@ class CardaviaServer:
         await self._stopping.wait()
         await self.shutdown(server)
 
-    async def shutdown(self, server: Server | None = None) -> None:
+    async def shutdown(self, server: Listener | None = None) -> None:
         """Stop accepting, tell every client with close code 1012, and end."""
         server = server or self._server
         if server is None:
@@ -200,7 +197,7 @@ class CardaviaServer:
             task.cancel()
         for room in self.rooms.values():  # and no new move: once the heartbeat stops, another node may adopt
             room.freeze()
-        server.close(close_connections=False)
+        server.close()
         for conn in list(self.connections):
             conn.close(CLOSE_RESTART, "server restarting")
         await server.wait_closed()
@@ -223,45 +220,47 @@ class CardaviaServer:
         task.add_done_callback(self._background.discard)
 
     # ----------------------------------------------------------------- HTTP
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def http(self, wire: Wire, request: Request) -> Response | None:
+        """Every HTTP request: ``/healthz``, ``/metrics``, the rules, the catalogues, the page;
+        None accepts a WebSocket handshake (on any path)."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return connection.respond(HTTPStatus.OK, "ok\n")
+            return wire.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             self._refresh_gauges()
             body = self.metrics.render().decode()
-            return _respond(connection, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+            return _respond(wire, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if path.startswith("/rules/"):
-            return self._rules_page(connection, path.removeprefix("/rules/"), request.path)
+            return self._rules_page(wire, path.removeprefix("/rules/"), request.path)
         if path.startswith("/i18n/") and path.endswith(".json"):
             lang = path.removeprefix("/i18n/").removesuffix(".json")
-            return self._catalogue_page(connection, request, lang)
+            return self._catalogue_page(wire, request, lang)
         if is_websocket_request(request):
             return None  # the game's WebSocket, on any path
         return self.web.respond(request)  # the browser page: its files, or 404
 
-    def _catalogue_page(self, connection: ServerConnection, request: Request, lang: str) -> Response:
+    def _catalogue_page(self, wire: Wire, request: Request, lang: str) -> Response:
         """``GET /i18n/<lang>.json``: every word of the clients in ``lang``, English filling any gap;
         gzipped, with an ETag, so a page that has it already gets a 304.
 
         Only the six languages' own tags are served (``pl``, not ``pl-PL``): a client picks
         one of ``languages``, and a tag it made up is told so rather than given English."""
         if lang not in LANGUAGES:
-            return connection.respond(
+            return wire.respond(
                 HTTPStatus.NOT_FOUND, f"no catalogue {lang!r}; languages: {', '.join(LANGUAGES)}\n"
             )
         return self.web.send(request, _catalogue_asset(lang), [("Content-Language", lang)])
 
     @staticmethod
-    def _rules_page(connection: ServerConnection, game: str, target: str) -> Response:
+    def _rules_page(wire: Wire, game: str, target: str) -> Response:
         """``GET /rules/<game>?lang=xx``: the game's rules as Markdown, for pages and other clients."""
         query = parse_qs(urlsplit(target).query)
         lang = (query.get("lang") or ["en"])[0]
         try:
             text = rules_text(game, lang)
         except UnknownGameError:
-            return connection.respond(HTTPStatus.NOT_FOUND, f"no game {game!r}\n")
-        response = _respond(connection, HTTPStatus.OK, text.markdown, "text/markdown; charset=utf-8")
+            return wire.respond(HTTPStatus.NOT_FOUND, f"no game {game!r}\n")
+        response = _respond(wire, HTTPStatus.OK, text.markdown, "text/markdown; charset=utf-8")
         response.headers["Content-Language"] = text.lang
         return response
 
@@ -293,33 +292,25 @@ class CardaviaServer:
         }
 
     # ---------------------------------------------------------- connections
-    async def handle(self, ws: ServerConnection) -> None:
-        peer = ws.remote_address[0] if isinstance(ws.remote_address, tuple) else None
-        address = client_address(peer, ws.request.headers if ws.request else {}, self._trusted_proxies)
+    def opened(self, wire: Wire, request: Request) -> None:
+        """A WebSocket is open: a connection, unless its address has too many already."""
+        peer = wire.remote_address
+        address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
         if not self.limits.connect(address):
             self.metrics.limited.labels("connections").inc()
             log.info("event=refused reason=connections_per_ip address=%s", address)
-            await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+            wire.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
-        conn = Connection(ws, self.config, address)
+        conn = Connection(wire, self.config, address, self._receive)
         self.connections.add(conn)
-        try:
-            while True:
-                frame = await ws.recv()
-                conn.last_seen = time.monotonic()
-                if not conn.closing:  # once closing, read on (and drop) so the close handshake completes
-                    await self._receive(conn, frame)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.connections.discard(conn)
-            self.limits.disconnect(address)
-            self._disconnected(conn)
-            if not conn.closing:
-                conn.close(1000, "")
-            if conn.closed is not None:
-                with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                    await conn.closed
+        wire.on_message = conn.received
+        wire.on_lost = lambda: conn.lost(lambda: self._gone(conn))
+
+    def _gone(self, conn: Connection) -> None:
+        """A connection's socket is closed and its last message handled: forget it."""
+        self.connections.discard(conn)
+        self.limits.disconnect(conn.address)
+        self._disconnected(conn)
 
     async def _close_idle(self) -> None:
         """Close connections outside any room that have been silent for ``idle_timeout``.

@@ -1,15 +1,16 @@
-"""One client connection as the server keeps it: its writes, rate limits, the handshake.
+"""One client connection as the server keeps it: its messages in, its writes, rate limits, the handshake.
 
 Rooms and the server only ever ``send`` to a connection, which never waits:
-the frame is framed at once by the connection's websockets protocol (its
-sans-I/O core), and every frame a connection was given during one turn of
-the event loop goes to the socket in one write at the end of that turn, so
-a slow reader never holds up a room. An action sends its player several
-frames (the delta, a bot's delta, ``your_turn``): one system call instead of
-one each. A reader that leaves more than ``send_buffer`` bytes unread is
-closed. Before, each frame went through a queue to a writer task of the
-connection's own: two task switches and a drain per frame, 10% of a loaded
-server's time.
+the frame is framed at once by the connection's wire (``wire.py``) and every
+frame a connection was given during one turn of the event loop goes to the
+socket in one write at the end of that turn, so a slow reader never holds up a
+room. A reader that leaves more than ``send_buffer`` bytes unread is closed.
+
+Messages in are handled strictly one after another. While a connection sends
+nothing it has no task at all; its first message starts one, which handles
+that message and any that arrived meanwhile, and ends. A client whose messages
+pile up (``INBOX_HIGH``) is not read from until they are down to
+``INBOX_LOW``: its own backlog, not the node's memory, holds it back.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
 
-from websockets.asyncio.server import ServerConnection
 from websockets.protocol import OPEN
 
 from cardavia.protocol import messages as m
@@ -28,6 +29,7 @@ from cardavia.protocol.codec import encode
 from cardavia.server.config import ServerConfig
 from cardavia.server.limits import UNKNOWN_ADDRESS, TokenBucket
 from cardavia.server.room import Room
+from cardavia.server.wire import Wire
 
 log = logging.getLogger("cardavia.server")
 
@@ -37,13 +39,21 @@ CLOSE_RESTART = 1012
 CLOSE_TRY_LATER = 1013
 """Closed for what the client's address is doing: too many connections or new sessions at once."""
 CHAT_PER_SECOND, CHAT_BURST = 1.0, 5
+INBOX_HIGH, INBOX_LOW = 16, 4
+"""Messages waiting to be handled at which a connection stops being read, and resumes."""
 
 
 class Connection:
     """One client connection as rooms see it: ``send`` writes without waiting."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, address: str = UNKNOWN_ADDRESS) -> None:
-        self.ws = ws
+    def __init__(
+        self,
+        wire: Wire,
+        config: ServerConfig,
+        address: str = UNKNOWN_ADDRESS,
+        handle: Callable[[Connection, bytes | str], Awaitable[None]] | None = None,
+    ) -> None:
+        self.wire = wire
         self.address = address
         """The client's address as ``limits.client_address`` keys it: behind a trusted proxy, the client's."""
         self.session = ""
@@ -63,41 +73,67 @@ class Connection:
         self.closing = False
         self.close_reason = ""
         """Why the server closed the connection (for logs and tests); empty until it does."""
-        self.closed: asyncio.Task[None] | None = None
-        """The closing handshake, once ``close`` has started it."""
+        self._handle = handle
+        self._inbox: deque[bytes | str] = deque()
+        self._reader: asyncio.Task[None] | None = None
+        self._paused = False
+        self._gone: Callable[[], None] | None = None
         self._handshaking = False
         self._close_after_handshake: tuple[int, str] | None = None
-        self._flush_due = False
+
+    def received(self, data: bytes | str) -> None:
+        """A message from the client: handled after those before it (see the module's docstring)."""
+        self.last_seen = time.monotonic()
+        if self.closing or self._handle is None:
+            return  # once closing, read on (and drop) so that the close handshake completes
+        self._inbox.append(data)
+        if self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+        elif len(self._inbox) >= INBOX_HIGH and not self._paused and self.wire.transport is not None:
+            self._paused = True
+            self.wire.transport.pause_reading()
+
+    async def _read(self) -> None:
+        assert self._handle is not None
+        inbox = self._inbox
+        try:
+            while inbox and not self.closing:
+                await self._handle(self, inbox.popleft())
+                if self._paused and len(inbox) <= INBOX_LOW:
+                    self._resume()
+        finally:
+            self._reader = None
+            self._resume()  # closing, the peer's close frame must still be read
+            if self._gone is not None:
+                self._gone()
+
+    def _resume(self) -> None:
+        if self._paused:
+            self._paused = False
+            if self.wire.transport is not None:
+                self.wire.transport.resume_reading()
+
+    def lost(self, gone: Callable[[], None]) -> None:
+        """The socket is gone: nothing waiting is handled any more, and ``gone`` runs once the
+        message being handled, if any, is done (a move under way is finished, never cut short)."""
+        self._inbox.clear()
+        self.closing = True
+        if self._reader is None:
+            gone()
+        else:
+            self._gone = gone
 
     def send(self, message: m.Reply | bytes) -> None:
         """Frame a message now, behind those sent before; it is written at the end of the
         event loop's turn, with the others of that turn. Never waits."""
-        if self.closing or self.ws.protocol.state is not OPEN:
+        wire = self.wire
+        if self.closing or wire.protocol.state is not OPEN:
             return
-        if self.ws.transport.get_write_buffer_size() > self.send_buffer:
+        if wire.buffered() > self.send_buffer:
             log.warning("event=slow_client session=%s action=close", self.session)
             self.close(CLOSE_POLICY, "too slow to read")
             return
-        self.ws.protocol.send_binary(message if isinstance(message, bytes) else encode(message))
-        if not self._flush_due:
-            self._flush_due = True
-            asyncio.get_running_loop().call_soon(self._flush)
-
-    def _flush(self) -> None:
-        """Write what the turn's frames made, in one piece. websockets writes its own frames
-        (pings, the closing handshake) through the same protocol, after draining it: its
-        order is kept, and whatever it already wrote is not here any more."""
-        self._flush_due = False
-        chunks = self.ws.protocol.data_to_send()
-        transport = self.ws.transport
-        if chunks:
-            transport.write(b"".join(chunks))
-        if b"" in chunks:  # the end of the stream (closing drains the protocol itself, so rarely here)
-            if transport.can_write_eof():
-                with contextlib.suppress(Exception):
-                    transport.write_eof()
-            else:
-                transport.close()
+        wire.send(message if isinstance(message, bytes) else encode(message))
 
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already sent (so an error that explains the close arrives first).
@@ -112,8 +148,9 @@ class Connection:
             return
         self.closing = True
         self.close_reason = reason
-        # websockets gives a peer that does not answer the close ``close_timeout``, then drops it.
-        self.closed = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        self._inbox.clear()
+        self._resume()
+        self.wire.close(code, reason)  # a peer that does not answer the close is dropped (wire.CLOSE_TIMEOUT)
 
     @contextlib.contextmanager
     def handshake(self) -> Iterator[None]:

@@ -105,7 +105,7 @@ async def test_a_dropped_connection_resumes_the_seat_and_the_game_finishes(
             if isinstance(item, m.YourTurn) and item.seq == session.store.seq:
                 if moves == 3:
                     assert session.welcome is not None
-                    server.sessions[session.welcome.session].ws.transport.abort()  # the network drops
+                    server.sessions[session.welcome.session].wire.abort()  # the network drops
                     moves += 1
                     continue
                 await session.send(session.requests.act(rng.choice(item.legal)))

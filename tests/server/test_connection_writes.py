@@ -20,7 +20,8 @@ async def _connection(server: CardaviaServer, url: str) -> tuple[Any, Connection
 
 async def test_the_frames_of_one_turn_leave_in_one_write_in_order(server: CardaviaServer, url: str) -> None:
     anna, conn = await _connection(server, url)
-    transport = conn.ws.transport
+    transport = conn.wire.transport
+    assert transport is not None
     writes: list[bytes] = []
     write = transport.write
 

@@ -16,13 +16,13 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
-from websockets.asyncio.server import Server
 
 from cardavia.clients.cli.session import ROOM_MOVING, Reconnected, Reconnecting, Session
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
+from cardavia.server.wire import Listener
 from tests.server.conftest import client
 from tests.server.test_lobby import REDIS_URL
 
@@ -30,7 +30,7 @@ BEAT = 0.2
 TTL = 2.5
 """Long enough after the last beat for the session to come back through node-b a few times."""
 
-Node = tuple[CardaviaServer, Server]
+Node = tuple[CardaviaServer, Listener]
 
 
 @pytest.fixture
@@ -84,11 +84,11 @@ async def _stop_heartbeat(srv: CardaviaServer, monkeypatch: pytest.MonkeyPatch) 
         room.freeze()
 
 
-def _cut_sockets(srv: CardaviaServer, server: Server) -> None:
+def _cut_sockets(srv: CardaviaServer, server: Listener) -> None:
     """The second half: nothing listens any more and every connection breaks without a close frame."""
-    server.close(close_connections=False)
+    server.close()
     for conn in list(srv.connections):
-        conn.ws.transport.abort()
+        conn.wire.abort()
 
 
 async def test_a_player_back_through_another_node_before_the_dead_one_expires_waits_for_its_room(

@@ -105,7 +105,9 @@ class Wire:
         room = conn.room
         table = self.table(room) if room is not None else None
         state = room.state if room is not None else None
-        self.written.setdefault(conn.ws.remote_address[1], deque()).append(Written(raw, table, state))
+        peer = conn.wire.remote_address
+        assert peer is not None
+        self.written.setdefault(peer[1], deque()).append(Written(raw, table, state))
 
     def made(self, room: Room) -> None:
         """After an action's deltas: which state made each seat's latest delta (a player who

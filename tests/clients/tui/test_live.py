@@ -137,7 +137,7 @@ async def test_the_client_reconnects_by_itself_and_plays_on(server: CardaviaServ
 
         table.status = watch  # type: ignore[method-assign]
         assert session.welcome is not None
-        await server.sessions[session.welcome.session].ws.close()  # the connection drops
+        server.sessions[session.welcome.session].wire.close(1000, "")  # the connection drops
         await until(
             pilot, lambda: any(s.startswith("reconnecting…") for s in seen), "the reconnecting notice"
         )
