@@ -30,6 +30,9 @@ class Bot(ABC):
     id: ClassVar[str]
     level: ClassVar[str]
     description: ClassVar[str]
+    reads_view: ClassVar[bool] = True
+    """False for a bot that chooses from the legal moves alone: a server then builds no view
+    for it (a view costs about as much as the rest of a move) and hands it an empty one."""
 
     @abstractmethod
     def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:

@@ -13,6 +13,7 @@ class RandomBot(Bot):
     id = "random"
     level = "random"
     description = "Plays any legal move at random: a baseline, not an opponent."
+    reads_view = False
 
     def __init__(self, seed: str | int | None = None) -> None:
         self._rng = random.Random(seed)

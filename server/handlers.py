@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from cardavia.bots.registry import catalogue as bot_catalogue
 from cardavia.bots.registry import levels_for
@@ -54,12 +55,18 @@ class RequestHandlers:
 
     def __init__(self, server: CardaviaServer) -> None:
         self.server = server
+        self._handlers: dict[type[m.Request], Callable[[Connection, Any], Any]] = {}
+        """Each request type's ``_on_<type>`` method, looked up once (pydantic's ``model_fields``
+        is not a cheap read to make for every message)."""
 
     async def dispatch(self, conn: Connection, msg: m.Request) -> None:
         """Run the handler of a request (any but hello, which the server handles itself)."""
         if not conn.session:
             raise ProtocolError("handshake_required", "send hello first")
-        handler = getattr(self, f"_on_{type(msg).model_fields['type'].default}")
+        kind = type(msg)
+        handler = self._handlers.get(kind)
+        if handler is None:
+            handler = self._handlers[kind] = getattr(self, f"_on_{kind.model_fields['type'].default}")
         result = handler(conn, msg)
         if inspect.isawaitable(result):
             await result

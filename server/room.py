@@ -391,7 +391,8 @@ class Room:
         legal = self._legal_actions(seat)
         if not legal:
             return
-        action = await self._runner.choose(bot, self.state.view(seat), list(legal))
+        view = self.state.view(seat) if bot.reads_view else {}
+        action = await self._runner.choose(bot, view, list(legal))
         if self.version != version or self._frozen:  # a person moved (or the timer did) meanwhile
             return
         if not auto and not slot.played_by_bot:  # the player came back while the bot waited

@@ -33,7 +33,7 @@ class Person:
         return [x for x in self.received if isinstance(x, m.YourTurn)]
 
 
-def _room(game_id: str, bot_delay: float, runner: BotRunner) -> Room:
+def _room(game_id: str, bot_delay: float, runner: BotRunner, bots: Any = make_bot) -> Room:
     game = GAMES[game_id]
     entry = RoomEntry(
         room="r-answers", code="ANSWERS1", game=game_id, deck=default_tradition(game_id).id,
@@ -43,7 +43,7 @@ def _room(game_id: str, bot_delay: float, runner: BotRunner) -> Room:
     return Room(
         entry,
         runner=runner,
-        make_bot=make_bot,
+        make_bot=bots,
         bot_delay=bot_delay,
         grace_seconds=60.0,
         on_finish=lambda room, record: room.id,
@@ -99,3 +99,38 @@ async def test_with_a_bot_delay_the_bot_answers_later_from_a_task() -> None:
         room.close()
         runner.close()
 
+
+
+@pytest.mark.parametrize("level", ["random", "basic"])
+async def test_a_bot_is_handed_its_seats_view_unless_it_reads_none(level: str) -> None:
+    """A bot that reads the view gets its seat's (never another's); the random level reads none,
+    and no view is built for it."""
+    shown: list[dict[str, Any]] = []
+
+    def watched_bot(game: str, asked: str, seed: str) -> Any:
+        bot = make_bot(game, level, seed)
+        choose = bot.choose
+
+        def recording(view: Any, legal: Any, budget: Any = None) -> Any:
+            shown.append(view)
+            return choose(view, legal, budget)
+
+        bot.choose = recording  # type: ignore[method-assign]
+        return bot
+
+    runner = BotRunner(0)
+    room, person = _room("briscola", 0.0, runner, watched_bot), Person()
+    try:
+        room.sit(0, person, "Anna")
+        await room.start("seed-views")
+        for _ in range(4):
+            turn = await _turn_after(person, 0)
+            await room.act(0, turn.legal[0])
+    finally:
+        room.close()
+        runner.close()
+    assert shown
+    if level == "random":
+        assert all(view == {} for view in shown)
+    else:
+        assert all(view["seat"] == 1 and view["hand"] for view in shown)
