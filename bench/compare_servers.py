@@ -1,6 +1,7 @@
 """Saturation throughput of this checkout's server against another checkout's, in one run.
 
     python -m bench.compare_servers --against /path/to/other/checkout [--repeat 5]
+    python -m bench.compare_servers --against build/compiled/site --against /path/to/old/checkout
     python -m bench.compare_servers --nodes 2          # two node processes on one Redis lobby
 
 Each repetition runs, back to back on the same machine: this checkout's server,
@@ -14,8 +15,12 @@ comes. Figures are medians over the repetitions: actions per second, the
 server's CPU (all its processes), actions per second of server CPU (a core's
 worth), and the ratio to the echo's round trips per second.
 
-``--other-env`` sets a variable for the other checkout's server alone: with
-``--against`` this same checkout, it compares two settings.
+``--against`` may be given more than once: every server runs in turn in each
+repetition. An installed copy's folder works too: ``build/compiled/site``, where
+``scripts/test-compiled`` installs the compiled build, runs that build.
+
+``--other-env`` sets a variable for the other servers alone: with ``--against``
+this same checkout, it compares two settings.
 
 With ``--nodes N`` each server is N ``cardavia serve`` processes sharing a Redis
 lobby (a key prefix of their own, deleted afterwards), each client connecting
@@ -146,7 +151,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--against", type=Path, help="another checkout of Cardavia to run alongside")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        default=[],
+        help="another checkout of Cardavia (or an installed copy's folder) to run alongside; repeatable",
+    )
     parser.add_argument("--repeat", type=int, default=5, help="repetitions (default 5)")
     parser.add_argument("--clients", type=int, default=100, help="clients (default 100)")
     parser.add_argument("--seconds", type=float, default=10.0, help="counted seconds per run (default 10)")
@@ -157,13 +168,14 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a setting for the other checkout's server only (e.g. CARDAVIA_EVENT_LOOP=asyncio)",
+        help="a setting for the other checkouts' servers only (e.g. CARDAVIA_EVENT_LOOP=asyncio)",
     )
     args = parser.parse_args()
     codes = {"this checkout": ROOT}
-    if args.against is not None:
-        codes["other checkout"] = args.against.resolve()
-    extras = {"this checkout": {}, "other checkout": dict(item.split("=", 1) for item in args.other_env)}
+    for path in args.against:
+        codes["other checkout" if len(args.against) == 1 else str(path)] = path.resolve()
+    other_env = dict(item.split("=", 1) for item in args.other_env)
+    extras = {name: {} if name == "this checkout" else other_env for name in codes}
     runs: dict[str, list[Run]] = {name: [] for name in codes}
     echoes: list[float] = []
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -193,10 +205,14 @@ def main() -> None:
             f"| {statistics.median(r.p99 for r in group) * 1e3:.1f} | {rate / echo_rate:.0%} |"
         )
     print(f"| three-frame echo | {echo_rate:,.0f} round trips/s | | | | | |")
-    if args.against is not None:
-        ours = statistics.median(r.per_core for r in runs["this checkout"])
-        theirs = statistics.median(r.per_core for r in runs["other checkout"])
-        print(f"\nactions/s per core, this checkout against the other: {ours / theirs:.2f} times")
+    ours = statistics.median(r.per_core for r in runs["this checkout"])
+    for name, group in runs.items():
+        if name != "this checkout":
+            theirs = statistics.median(r.per_core for r in group)
+            pairs = [a.per_core / b.per_core for a, b in zip(runs["this checkout"], group, strict=True)]
+            each = ", ".join(f"{x:.2f}" for x in pairs)
+            print(f"\nactions/s per core, this checkout against {name}: {ours / theirs:.2f} times")
+            print(f"  (each repetition: {each})")
 
 
 if __name__ == "__main__":

@@ -207,8 +207,10 @@ def _removed(old: list[Any], new: list[Any]) -> list[int] | None:
     return indexes if j == len(new) else None
 
 
-def apply(view: Any, ops: list[Any]) -> Any:
+def apply(view: Any, ops: object) -> Any:
     """``view`` changed by ``ops`` (a new object; ``view`` is left as it was).
+
+    ``ops`` is what a frame carried: anything but a flat list of triples is a ``bad_frame``.
 
     Copies only the maps and lists along the ops' paths (a deep copy of the
     whole view was most of a client's time per delta); the rest is shared.
