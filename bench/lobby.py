@@ -17,6 +17,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -80,7 +81,7 @@ async def failover(rooms: int, prefix: str) -> float:
         "CARDAVIA_REDIS_PREFIX": prefix,
         "CARDAVIA_BOT_DELAY": "0",
         "CARDAVIA_BOT_WORKERS": "0",
-        "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
+        "CARDAVIA_RECORDS_DIR": tempfile.mkdtemp(prefix="cardavia-bench-records-"),  # a fresh one to prune
     }  # heartbeat and node TTL: the server's defaults
     nodes = [
         subprocess.Popen([sys.executable, "-m", "cardavia", "serve", "--port", str(p), "--node-id", f"n{i}"],

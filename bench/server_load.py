@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,9 +48,13 @@ SERVER_ENV = {
     "CARDAVIA_SESSIONS_PER_MINUTE": "0",
     "CARDAVIA_MAX_CONNECTIONS_PER_IP": "0",
     "CARDAVIA_LOG_LEVEL": "WARNING",
-    "CARDAVIA_RECORDS_DIR": "/tmp/cardavia-bench-records",
 }
-"""The settings of a server under load in the benches: bots answer at once, no limit is in the way."""
+"""The settings of a server under load in the benches: bots answer at once, no limit is in the way.
+
+Each server started by ``start`` also writes its records to a new folder of its own, deleted
+when the bench ends: a server prunes its records folder when it starts, and one shared by
+every earlier run (tens of thousands of files) had each new server spend its first seconds,
+those the figures count, reading it."""
 
 
 @dataclass
@@ -73,8 +80,14 @@ def start(
     cmd: list[str], port: int, env: dict[str, str] | None = None, cwd: str | None = None
 ) -> subprocess.Popen[bytes]:
     """Start a server and wait for its port (``cwd``: where ``python -m`` finds its package first)."""
+    records = tempfile.mkdtemp(prefix="cardavia-bench-records-")
+    atexit.register(shutil.rmtree, records, ignore_errors=True)
     proc = subprocess.Popen(
-        cmd, env={**os.environ, **(env or {})}, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cmd,
+        env={**os.environ, "CARDAVIA_RECORDS_DIR": records, **(env or {})},
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     for _ in range(200):
         with socket.socket() as s:
