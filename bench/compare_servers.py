@@ -24,7 +24,9 @@ this same checkout, it compares two settings.
 
 With ``--nodes N`` each server is N ``cardavia serve`` processes sharing a Redis
 lobby (a key prefix of their own, deleted afterwards), each client connecting
-to one of them in turn: rooms stay on the node that made them.
+to one of them in turn: rooms stay on the node that made them. ``--redis`` puts
+a single node on the Redis lobby too, so that one and two processes compare
+with the same journaling.
 """
 
 from __future__ import annotations
@@ -60,24 +62,24 @@ class Run:
 
 
 def servers(
-    checkout: Path, nodes: int, extra: dict[str, str]
+    checkout: Path, nodes: int, extra: dict[str, str], redis: bool = False
 ) -> tuple[list[subprocess.Popen[bytes]], list[str], str]:
     """Start ``nodes`` server processes of ``checkout``; (processes, their URLs, the lobby prefix)."""
     env = SERVER_ENV | extra | {"PYTHONPATH": str(checkout)}  # its own ``cardavia`` (run from it, too)
     prefix = f"cardavia-bench:{uuid.uuid4().hex}:"
-    if nodes > 1:
+    if redis:
         env |= {"CARDAVIA_REDIS_URL": REDIS, "CARDAVIA_REDIS_PREFIX": prefix}
     procs, urls = [], []
     for index in range(nodes):
         port = free_port()
-        node_env = env | ({"CARDAVIA_NODE_ID": f"bench-{index}"} if nodes > 1 else {})
+        node_env = env | ({"CARDAVIA_NODE_ID": f"bench-{index}"} if redis else {})
         command = [sys.executable, "-m", "cardavia", "serve", "--port", str(port)]
         procs.append(start(command, port, node_env, cwd=str(checkout)))
         urls.append(f"ws://127.0.0.1:{port}/")
     return procs, urls, prefix
 
 
-def stop(procs: list[subprocess.Popen[bytes]], prefix: str, nodes: int) -> None:
+def stop(procs: list[subprocess.Popen[bytes]], prefix: str, redis: bool) -> None:
     for proc in procs:
         proc.terminate()
     for proc in procs:
@@ -87,10 +89,10 @@ def stop(procs: list[subprocess.Popen[bytes]], prefix: str, nodes: int) -> None:
             print(f"  (a server took over 20 s to stop after SIGTERM: killed; pid {proc.pid})", flush=True)
             proc.kill()
             proc.wait()
-    if nodes > 1:
-        import redis
+    if redis:
+        from redis import Redis
 
-        client = redis.Redis.from_url(REDIS)
+        client = Redis.from_url(REDIS)
         keys = list(client.scan_iter(match=prefix + "*"))
         if keys:
             client.delete(*keys)
@@ -98,7 +100,8 @@ def stop(procs: list[subprocess.Popen[bytes]], prefix: str, nodes: int) -> None:
 
 
 def measure(checkout: Path, args: argparse.Namespace, extra: dict[str, str]) -> Run:
-    procs, urls, prefix = servers(checkout, args.nodes, extra)
+    on_redis = args.nodes > 1 or args.redis
+    procs, urls, prefix = servers(checkout, args.nodes, extra, on_redis)
     try:
         time.sleep(0.5)
         marks: list[float] = []
@@ -124,7 +127,7 @@ def measure(checkout: Path, args: argparse.Namespace, extra: dict[str, str]) -> 
         rate, elapsed, latencies = asyncio.run(timed())
         cpu = (sum(cpu_seconds(p.pid) for p in procs) - marks[0]) / elapsed
     finally:
-        stop(procs, prefix, args.nodes)
+        stop(procs, prefix, on_redis)
     ordered = sorted(latencies) or [float("nan")]
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     return Run(rate, cpu, ordered[len(ordered) // 2], p99)
@@ -163,6 +166,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="counted seconds per run (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before counting (default 3)")
     parser.add_argument("--nodes", type=int, default=1, help="server processes per server (default 1)")
+    parser.add_argument(
+        "--redis", action="store_true", help="the Redis lobby with one node too (more than one always has it)"
+    )
     parser.add_argument(
         "--other-env",
         action="append",

@@ -8,7 +8,14 @@ import uuid
 import pytest
 
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.lobby import (
+    LobbyStore,
+    LobbyUnavailable,
+    MemoryLobby,
+    RoomEntry,
+    SeatEntry,
+    SessionEntry,
+)
 from cardavia.server.lobby_redis import RedisLobby
 from tests.server.conftest import REDIS_URL
 
@@ -234,3 +241,60 @@ async def test_one_node_wins_the_adoption_lease_until_the_room_has_moved(lobby: 
     assert "r-lease" in await lobby.rooms_of("node-b")
     # the adopter may die too: the next node need not wait out the lease
     assert await lobby.take_lease("r-lease", "node-c", 30.0)
+
+
+async def test_journals_written_at_once_by_many_rooms_each_keep_their_order(lobby: LobbyStore) -> None:
+    rooms = [f"r-journal{n}" for n in range(40)]
+    for room in rooms:
+        await lobby.save_match(room, {"game": "briscola", "room": room})
+
+    async def play(room: str) -> None:
+        for index in range(5):
+            await lobby.append_action(room, index, {"seat": index % 2, "n": index, "room": room})
+        await lobby.append_action(room, 2, {"seat": 0, "again": True})  # an index already written: kept once
+
+    await asyncio.gather(*(play(room) for room in rooms))
+    for room in rooms:
+        match = await lobby.load_match(room)
+        assert match is not None
+        header, actions = match
+        assert header["room"] == room
+        assert actions == [{"seat": i % 2, "n": i, "room": room} for i in range(5)]
+
+
+async def test_redis_commits_the_journal_writes_of_one_turn_in_one_round_trip(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lobby = RedisLobby(REDIS_URL, prefix=f"cardavia-test:{uuid.uuid4().hex}:")
+    pipelines = 0
+    make_pipeline = lobby.redis.pipeline
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal pipelines
+        pipelines += 1
+        return make_pipeline(*args, **kwargs)  # type: ignore[arg-type]
+
+    try:
+        await lobby.append_action("r-warm", 0, {"seat": 0})  # the script is loaded once
+        monkeypatch.setattr(lobby.redis, "pipeline", counted)
+        await asyncio.gather(*(lobby.append_action(f"r-{n}", 0, {"seat": 0}) for n in range(30)))
+        assert pipelines == 1
+        for n in range(30):
+            match = await lobby.redis.lrange(lobby._key("actions", f"r-{n}"), 0, -1)
+            assert match == ['{"seat": 0}']
+    finally:
+        keys = [k async for k in lobby.redis.scan_iter(match=lobby.prefix + "*")]
+        if keys:
+            await lobby.redis.delete(*keys)
+        await lobby.close()
+
+
+async def test_every_journal_write_of_a_group_is_told_when_redis_is_gone() -> None:
+    lobby = RedisLobby("redis://127.0.0.1:1/0", prefix="cardavia-test-gone:")
+    try:
+        outcomes = await asyncio.gather(
+            *(lobby.append_action(f"r-{n}", 0, {"seat": 0}) for n in range(5)), return_exceptions=True
+        )
+    finally:
+        await lobby.close()
+    assert all(isinstance(outcome, LobbyUnavailable) for outcome in outcomes), outcomes
