@@ -89,9 +89,9 @@ class Connection:
         self._inbox.append(data)
         if self._reader is None:
             self._reader = asyncio.get_running_loop().create_task(self._read())
-        elif len(self._inbox) >= INBOX_HIGH and not self._paused and self.wire.transport is not None:
+        elif len(self._inbox) >= INBOX_HIGH and not self._paused:
             self._paused = True
-            self.wire.transport.pause_reading()
+            self.wire.pause_reading()
 
     async def _read(self) -> None:
         assert self._handle is not None
@@ -110,8 +110,7 @@ class Connection:
     def _resume(self) -> None:
         if self._paused:
             self._paused = False
-            if self.wire.transport is not None:
-                self.wire.transport.resume_reading()
+            self.wire.resume_reading()
 
     def lost(self, gone: Callable[[], None]) -> None:
         """The socket is gone: nothing waiting is handled any more, and ``gone`` runs once the

@@ -203,6 +203,16 @@ def _room_from(raw: str | bytes) -> RoomEntry:
     return RoomEntry(**data)
 
 
+def _settle(written: asyncio.Future[None], error: Exception | None) -> None:
+    """Tell a journal write's waiter its outcome, unless it stopped waiting."""
+    if written.done():
+        return
+    if error is None:
+        written.set_result(None)
+    else:
+        written.set_exception(error)
+
+
 class RedisLobby(LobbyStore):
     def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
@@ -423,14 +433,7 @@ class RedisLobby(LobbyStore):
         """One pipeline for the group; each waiter gets its own script's outcome."""
         if len(group) == 1:  # alone in its turn: a plain call costs less than a pipeline
             key, index, text, written = group[0]
-            try:
-                await self._append(keys=[key], args=[index, text])
-            except Exception as exc:
-                if not written.done():
-                    written.set_exception(exc)
-                return
-            if not written.done():
-                written.set_result(None)
+            _settle(written, await self._append_alone(key, index, text))
             return
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -439,25 +442,23 @@ class RedisLobby(LobbyStore):
                 results = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # the whole group failed (an outage): every waiter is told
             for *_, written in group:
-                if not written.done():
-                    written.set_exception(exc if isinstance(exc, Exception) else LobbyUnavailable(repr(exc)))
+                _settle(written, exc if isinstance(exc, Exception) else LobbyUnavailable(repr(exc)))
             if not isinstance(exc, Exception):
                 raise
             return
         for (key, index, text, written), result in zip(group, results, strict=True):
-            if written.done():
-                continue
-            if isinstance(result, NoScriptError):  # Redis restarted: the script is loaded again
-                try:
-                    await self._append(keys=[key], args=[index, text])
-                except Exception as exc:
-                    written.set_exception(exc)
-                    continue
-                written.set_result(None)
-            elif isinstance(result, Exception):
-                written.set_exception(result)
-            else:
-                written.set_result(None)
+            error = result if isinstance(result, Exception) else None
+            if isinstance(error, NoScriptError) and not written.done():  # Redis restarted
+                error = await self._append_alone(key, index, text)
+            _settle(written, error)
+
+    async def _append_alone(self, key: str, index: int, text: str) -> Exception | None:
+        """The journal script called alone (it loads itself into a Redis that lost it): what it raised."""
+        try:
+            await self._append(keys=[key], args=[index, text])
+        except Exception as exc:
+            return exc
+        return None
 
     async def load_match(self, room: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         header = await self.redis.get(self._key("match", room))

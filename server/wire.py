@@ -227,6 +227,14 @@ class Wire(asyncio.Protocol):
         self.flush()
         self._closing()
 
+    def pause_reading(self) -> None:
+        if self.transport is not None:
+            self.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        if self.transport is not None:
+            self.transport.resume_reading()
+
     def abort(self) -> None:
         if self.transport is not None:
             self.transport.abort()
@@ -266,10 +274,6 @@ class Listener:
     async def bind(self, host: str, port: int) -> None:
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(lambda: Wire(self), host, port, start_serving=False)
-
-    @property
-    def sockets(self) -> tuple[object, ...]:
-        return tuple(self._server.sockets) if self._server is not None else ()
 
     @property
     def port(self) -> int:
@@ -332,4 +336,3 @@ class Listener:
                     wire.ping_sent = now
                     wire.protocol.send_ping(b"")
                     wire.flush()
-
