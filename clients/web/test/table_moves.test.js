@@ -154,6 +154,7 @@ test("classify reads combinations as the engine does", () => {
   assert.deepEqual(classify(["3C", "3D", "3H", "4C", "4D", "4H", "8C", "8D", "9C", "9D"]), ["airplane2"]);
   assert.deepEqual(classify(["3C", "3D", "3H", "4C", "4D", "4H", "BJ", "RJ"]), [], "the jokers are never two wings together");
   assert.deepEqual(classify(["3C", "5D"]), []);
+  assert.deepEqual(classify(["3C", "3D", "3H", "3S", "4C", "4D", "4H", "5C"]), [], "a wing never uses a core rank");
 });
 
 test("signs, whole numbers and combination names", () => {
