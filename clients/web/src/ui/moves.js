@@ -16,8 +16,8 @@ import { gameModule } from "./tables/index.js";
 /**
  * @typedef {import("./names.js").Translate} Translate
  * @typedef {import("./names.js").Names} Names
- * @typedef {Record<string, any>} Action  an action in the engine's data form (each game's own fields)
- * @typedef {Record<string, any>} View    one seat's view of the match (each game's own fields)
+ * @typedef {import("./tables/index.js").GameData} Action  an action in the engine's data form
+ * @typedef {import("./tables/index.js").GameData} View    one seat's view of the match
  * @typedef {{label: string, action: Action}} Option  one complete legal action and how it reads
  * @typedef {{id: string, key: string, label: string, action: Action}} Extra
  *   an action that plays no card of the hand, with the key that makes it

@@ -33,8 +33,8 @@ const number = (v) => (typeof v === "number" ? v : null);
 /** @param {unknown} v */
 const string = (v) => (typeof v === "string" ? v : undefined);
 /** @param {unknown} v */
-const record = (v) => (v && typeof v === "object" && !Array.isArray(v) ? /** @type {Record<string, any>} */ (v) : null);
-/** @param {unknown} v @returns {Record<string, any>[]} */
+const record = (v) => (v && typeof v === "object" && !Array.isArray(v) ? /** @type {import("../tables/index.js").GameData} */ (v) : null);
+/** @param {unknown} v @returns {import("../tables/index.js").GameData[]} */
 const records = (v) => (Array.isArray(v) ? v.filter((x) => record(x) !== null) : []);
 /** @param {unknown} v @returns {number[]} */
 const numbers = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === "number") : []);

@@ -8,8 +8,8 @@ import { whole } from "../names.js";
 
 /**
  * @typedef {import("../names.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  */
 
 export const trick = {

@@ -9,8 +9,8 @@ import { comboName, selection } from "./doudizhu_play.js";
 
 /**
  * @typedef {import("../names.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {import("./scopa.js").Breakdown} Breakdown
  * @typedef {{landlord?: unknown, deals?: unknown}} Memo
  *   what the log remembers between events: the last deal's landlord and the highest deal number
@@ -36,7 +36,7 @@ export function bidText(names, bid) {
 /**
  * What doubled the stake: bombs and rockets played (and, in a deal's score, springs).
  * @param {Names} names
- * @param {Record<string, any>} scored
+ * @param {View} scored
  */
 function doubled(names, scored) {
   const out = [];
@@ -109,7 +109,7 @@ export default {
    * The bids and the pass, each a button with its key (a bid's key is its number).
    * @param {Names} names
    * @param {View} _view
-   * @param {Record<string, any>} action
+   * @param {import("../moves.js").Action} action
    * @returns {import("../moves.js").Extra | null}
    */
   extra(names, _view, action) {

@@ -18,7 +18,10 @@ import scopa from "./scopa.js";
  * @typedef {import("../moves.js").Action} Action
  * @typedef {import("../moves.js").Extra} Extra
  * @typedef {import("./doudizhu_play.js").Selection} Selection
- * @typedef {Record<string, any>} Event  a public event of a delta (each game's own fields)
+ * @typedef {Record<string, any>} GameData
+ *   a view, an action or an event: each game's own fields, which only that game's module reads
+ *   (the engines define them, `games/*.py`; the table's messages around them are typed in `table/messages.js`)
+ * @typedef {GameData} Event  a public event of a delta
  * @typedef {import("./scopa.js").Breakdown} Breakdown
  * @typedef {{label: string, node: Node, main?: boolean}} Field
  * @typedef {import("../table/draw.js").DrawKit} DrawKit

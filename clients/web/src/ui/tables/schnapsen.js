@@ -5,8 +5,8 @@ import { trick } from "./briscola.js";
 
 /**
  * @typedef {import("../names.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {import("./scopa.js").Breakdown} Breakdown
  */
 
@@ -71,7 +71,7 @@ export default {
    * A lead that announces a marriage says so, with what it is worth; other plays are the frame's.
    * @param {Names} names
    * @param {View} view
-   * @param {Record<string, any>} action
+   * @param {import("../moves.js").Action} action
    */
   moveLabel(names, view, action) {
     if (!action.marriage) return null;
@@ -84,7 +84,7 @@ export default {
    * The exchange of the trump jack and the close, each a button with its key.
    * @param {Names} names
    * @param {View} view
-   * @param {Record<string, any>} action
+   * @param {import("../moves.js").Action} action
    * @returns {import("../moves.js").Extra | null}
    */
   extra(names, view, action) {

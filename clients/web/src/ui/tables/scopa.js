@@ -16,8 +16,8 @@ const AWARDS = [
 
 /**
  * @typedef {import("../names.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {{label: string, cells: string[]}} Row
  * @typedef {{title: string, players: string[], rows: Row[], notes: string[]}} Breakdown
  */
@@ -31,7 +31,7 @@ export default {
    * A card laid on the table, or the cards it takes.
    * @param {Names} names
    * @param {View} _view
-   * @param {Record<string, any>} action
+   * @param {import("../moves.js").Action} action
    */
   moveLabel(names, _view, action) {
     const card = names.card(action.play);
