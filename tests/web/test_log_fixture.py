@@ -10,6 +10,7 @@ import pytest
 
 from cardavia.games.registry import GAMES
 from cardavia.protocol.i18n import Texts
+from tests.web.generated import assert_generated
 from tests.web.make_log_fixture import FIXTURE, cases, render
 
 CATALOGUES = Path(__file__).resolve().parents[2] / "protocol" / "catalogues"
@@ -18,11 +19,7 @@ COVERED = ("log.", "combo.", "summary.schnapsen.why.", "summary.schnapsen.worth.
 
 
 def test_the_committed_fixture_is_what_the_generator_writes() -> None:
-    assert FIXTURE.is_file(), "run .venv/bin/python -m tests.web.make_log_fixture"
-    assert FIXTURE.read_text(encoding="utf-8") == render(), (
-        "clients/web/test/fixtures/log_sentences.json is out of date: "
-        "run .venv/bin/python -m tests.web.make_log_fixture"
-    )
+    assert_generated(FIXTURE, render(), "tests.web.make_log_fixture")
 
 
 def test_the_fixture_stays_small_enough_to_commit() -> None:
