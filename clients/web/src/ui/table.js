@@ -89,6 +89,7 @@ export class TableView {
     this.chatDrawn = null;
     /** @type {Summary | null} the summary on screen */
     this.summaryShown = null;
+    this.destroyed = false;
     /** @type {import("./table/render.js").Controls} */
     this.controls = {
       sendAction: (action) => this.sendAction(action),
@@ -229,6 +230,7 @@ export class TableView {
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.ticker);
     this.root.removeEventListener("keydown", this.onKey);
     this.state = { ...this.state, summaries: [] };
@@ -243,6 +245,7 @@ export class TableView {
 
   /** @param {TableMessage} message */
   dispatch(message) {
+    if (this.destroyed) return; // a dialog closed by `destroy` reports it after the page is gone
     this.state = reduce(this.state, message);
     this.refresh(LIGHT.includes(message.type));
   }
