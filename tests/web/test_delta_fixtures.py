@@ -8,23 +8,16 @@ from typing import Any
 import pytest
 
 from cardavia.protocol.delta import apply
+from tests.web.generated import assert_generated
 from tests.web.make_delta_fixtures import CASES, FIXTURE, render, render_cases
 
 
 def test_the_committed_fixture_is_what_the_generator_writes() -> None:
-    assert FIXTURE.is_file(), "run .venv/bin/python -m tests.web.make_delta_fixtures"
-    assert FIXTURE.read_text(encoding="utf-8") == render(), (
-        "clients/web/test/fixtures/deltas.json is out of date: "
-        "run .venv/bin/python -m tests.web.make_delta_fixtures"
-    )
+    assert_generated(FIXTURE, render(), "tests.web.make_delta_fixtures")
 
 
 def test_the_committed_apply_cases_are_what_the_generator_writes() -> None:
-    assert CASES.is_file(), "run .venv/bin/python -m tests.web.make_delta_fixtures"
-    assert CASES.read_text(encoding="utf-8") == render_cases(), (
-        "clients/web/test/fixtures/apply_cases.json is out of date: "
-        "run .venv/bin/python -m tests.web.make_delta_fixtures"
-    )
+    assert_generated(CASES, render_cases(), "tests.web.make_delta_fixtures")
 
 
 def test_the_fixtures_stay_small_enough_to_commit() -> None:

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { createTranslator } from "../src/protocol/i18n.js";
-import { Names } from "../src/ui/moves.js";
+import { Names } from "../src/ui/names.js";
 
 const CATALOGUES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "protocol", "catalogues");
 

@@ -2,8 +2,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MoveMenu, classify, comboName, signed, whole } from "../src/ui/moves.js";
+import { MoveMenu } from "../src/ui/moves.js";
+import { signed, whole } from "../src/ui/names.js";
+import { classify, comboName } from "../src/ui/tables/doudizhu_play.js";
 import { names } from "./table_catalogues.js";
+
+/**
+ * The selection of a menu whose cards are selected and played together.
+ * @param {MoveMenu} menu
+ */
+function selection(menu) {
+  assert.ok(menu.selection, "the menu plays cards by selection");
+  return menu.selection;
+}
 
 test("Scopa: a card that captures two ways is one card with a choice of two", () => {
   const legal = [
@@ -77,12 +88,12 @@ test("Dou Dizhu: a selection is matched by rank, whatever its suits", () => {
   assert.equal(menu.multi, true);
   assert.equal(menu.playable("5H"), true, "a five of another suit plays the same pair");
   assert.equal(menu.playable("KS"), false);
-  const pair = menu.readings(["5C", "5H"]);
+  const pair = selection(menu).readings(["5C", "5H"]);
   assert.equal(pair.length, 1);
   assert.deepEqual(pair[0].action, { combo: "pair", cards: ["5C", "5H"] });
   assert.equal(pair[0].label, "pair: Clubs · 5, Hearts · 5");
-  assert.deepEqual(menu.readings(["8C", "8D", "8H", "8S"]).map((o) => o.action.combo), ["bomb"]);
-  assert.deepEqual(menu.readings(["5C", "5H", "8C"]), []);
+  assert.deepEqual(selection(menu).readings(["8C", "8D", "8H", "8S"]).map((o) => o.action.combo), ["bomb"]);
+  assert.deepEqual(selection(menu).readings(["5C", "5H", "8C"]), []);
   assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [["p", "pass"]]);
 });
 
@@ -94,7 +105,7 @@ test("Dou Dizhu: a selection that reads two ways offers both readings", () => {
     { combo: "airplane1", cards },
   ];
   const menu = new MoveMenu("doudizhu", legal, { hand: cards }, names(["A", "B", "C"]));
-  const readings = menu.readings(cards);
+  const readings = selection(menu).readings(cards);
   assert.deepEqual(readings.map((o) => o.action.combo), ["airplane", "airplane1"]);
   assert.match(readings[1].label, /^airplane with singles: /);
 });
@@ -107,25 +118,25 @@ test("Dou Dizhu: the hint steps through the legal plays and starts over", () => 
     { pass: true },
   ];
   const menu = new MoveMenu("doudizhu", legal, {}, names(["A", "B", "C"]));
-  assert.deepEqual(menu.suggestions(), [["5C"], ["8C"], ["8C", "8D"]]);
-  assert.deepEqual(menu.nextSuggestion([]), ["5C"]);
-  assert.deepEqual(menu.nextSuggestion(["5C"]), ["8C"]);
-  assert.deepEqual(menu.nextSuggestion(["8D", "8C"]), ["5C"]);
-  assert.equal(new MoveMenu("doudizhu", [{ pass: true }], {}, names()).nextSuggestion([]), null);
+  assert.deepEqual(selection(menu).suggestions(), [["5C"], ["8C"], ["8C", "8D"]]);
+  assert.deepEqual(selection(menu).nextSuggestion([]), ["5C"]);
+  assert.deepEqual(selection(menu).nextSuggestion(["5C"]), ["8C"]);
+  assert.deepEqual(selection(menu).nextSuggestion(["8D", "8C"]), ["5C"]);
+  assert.equal(selection(new MoveMenu("doudizhu", [{ pass: true }], {}, names())).nextSuggestion([]), null);
 });
 
 test("Dou Dizhu: why a selection cannot be played, in the game's words", () => {
   const legal = [{ combo: "pair", cards: ["9C", "9D"] }, { pass: true }];
   const view = { table: { seat: 1, combo: "pair", cards: ["7C", "7D"] } };
   const menu = new MoveMenu("doudizhu", legal, view, names(["A", "B", "C"]));
-  assert.match(menu.whyNot([]), /^Select cards first/);
-  assert.equal(menu.whyNot(["3C", "5D"]), "Clubs · 3, Diamonds · 5 is not a Dou Dizhu combination");
+  assert.match(selection(menu).whyNot([]), /^Select cards first/);
+  assert.equal(selection(menu).whyNot(["3C", "5D"]), "Clubs · 3, Diamonds · 5 is not a Dou Dizhu combination");
   assert.equal(
-    menu.whyNot(["5C", "5D"]),
+    selection(menu).whyNot(["5C", "5D"]),
     "Clubs · 5, Diamonds · 5 (pair) does not beat the pair (Clubs · 7, Diamonds · 7) on the table",
   );
   const leading = new MoveMenu("doudizhu", [{ combo: "single", cards: ["3C"] }], { table: null }, names(["A", "B", "C"]));
-  assert.equal(leading.whyNot(["4C", "4D", "4H"]), "Clubs · 4, Diamonds · 4, Hearts · 4 (triple) cannot be played now");
+  assert.equal(selection(leading).whyNot(["4C", "4D", "4H"]), "Clubs · 4, Diamonds · 4, Hearts · 4 (triple) cannot be played now");
 });
 
 test("classify reads combinations as the engine does", () => {
@@ -143,6 +154,7 @@ test("classify reads combinations as the engine does", () => {
   assert.deepEqual(classify(["3C", "3D", "3H", "4C", "4D", "4H", "8C", "8D", "9C", "9D"]), ["airplane2"]);
   assert.deepEqual(classify(["3C", "3D", "3H", "4C", "4D", "4H", "BJ", "RJ"]), [], "the jokers are never two wings together");
   assert.deepEqual(classify(["3C", "5D"]), []);
+  assert.deepEqual(classify(["3C", "3D", "3H", "3S", "4C", "4D", "4H", "5C"]), [], "a wing never uses a core rank");
 });
 
 test("signs, whole numbers and combination names", () => {

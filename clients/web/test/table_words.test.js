@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { dealBreakdown, describeEvents, matchBreakdown, scoresText, seatFacts, turnText } from "../src/ui/table.js";
+import { dealBreakdown, describeEvents, matchBreakdown, scoresText, seatFacts, turnText } from "../src/ui/table/words.js";
 import { messages, names, translator } from "./table_catalogues.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -182,8 +182,10 @@ test("every word the table page adds is used by its code and reads in every lang
   const keys = Object.keys(english).filter((k) => k.startsWith("webtable."));
   assert.ok(keys.length > 10);
   const sources = [join(HERE, "..", "src", "ui", "table.js"), join(HERE, "..", "src", "ui", "moves.js")];
-  const tables = join(HERE, "..", "src", "ui", "tables");
-  for (const file of readdirSync(tables)) sources.push(join(tables, file));
+  for (const folder of ["tables", "table"]) {
+    const dir = join(HERE, "..", "src", "ui", folder);
+    for (const file of readdirSync(dir)) sources.push(join(dir, file));
+  }
   const code = sources.map((p) => readFileSync(p, "utf8")).join("\n");
   for (const key of keys) assert.ok(code.includes(`"${key}"`), `${key} is not used`);
   for (const key of code.match(/"webtable\.[a-z_.]+"/g) || []) {

@@ -4,12 +4,12 @@
 // `leader`, the tricks and card points each seat has won, and the log of a
 // trick and of the face-up trump card being drawn.
 
-import { whole } from "../moves.js";
+import { whole } from "../names.js";
 
 /**
- * @typedef {import("../moves.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../names.js").Names} Names
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  */
 
 export const trick = {
@@ -31,7 +31,7 @@ export const trick = {
    * The cards on the table, each captioned with who played it.
    * @param {Names} names
    * @param {View} view
-   * @param {any} draw
+   * @param {import("../table/draw.js").DrawKit} draw
    */
   trick(names, view, draw) {
     const cards = view.trick || [];
@@ -78,7 +78,7 @@ export default {
   /**
    * @param {Names} names
    * @param {View} view
-   * @param {any} draw
+   * @param {import("../table/draw.js").DrawKit} draw
    */
   board(names, view, draw) {
     const t = names.t;

@@ -1,14 +1,16 @@
 // Dou Dizhu's table: the auction, the landlord and kitty, the combination to beat, the stakes.
 //
-// Cards are played by selecting several (the frame does that for every game
-// whose move menu is `multi`); this module words the table and the results.
+// Cards are played by selecting several: `doudizhu_play.js` holds the
+// selection and the combinations' rules; this module words the table, the
+// bids and pass as keys, the log and the results.
 
-import { comboName, signed, whole } from "../moves.js";
+import { signed, whole } from "../names.js";
+import { comboName, selection } from "./doudizhu_play.js";
 
 /**
- * @typedef {import("../moves.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../names.js").Names} Names
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {import("./scopa.js").Breakdown} Breakdown
  * @typedef {{landlord?: unknown, deals?: unknown}} Memo
  *   what the log remembers between events: the last deal's landlord and the highest deal number
@@ -34,7 +36,7 @@ export function bidText(names, bid) {
 /**
  * What doubled the stake: bombs and rockets played (and, in a deal's score, springs).
  * @param {Names} names
- * @param {Record<string, any>} scored
+ * @param {View} scored
  */
 function doubled(names, scored) {
   const out = [];
@@ -101,6 +103,36 @@ export function roundMoves(view) {
 export default {
   game: "doudizhu",
   scoreLabel: "summary.row.final_score",
+  selection,
+
+  /**
+   * The bids and the pass, each a button with its key (a bid's key is its number).
+   * @param {Names} names
+   * @param {View} _view
+   * @param {import("../moves.js").Action} action
+   * @returns {import("../moves.js").Extra | null}
+   */
+  extra(names, _view, action) {
+    const t = names.t;
+    if ("bid" in action) {
+      const bid = whole(action.bid);
+      const label = bid ? t("moves.bid", { bid }) : t("moves.no_bid");
+      return { id: `bid${bid}`, key: String(bid), label, action };
+    }
+    if (action.pass) return { id: "pass", key: "p", label: t("moves.pass"), action };
+    return null;
+  },
+
+  /**
+   * What the log keeps from one event for later ones: the last deal's landlord and
+   * the highest deal number, for the match's last line, which has no view to read.
+   * @param {Memo} memo
+   * @param {Event} event
+   */
+  remember(memo, event) {
+    if (event.type === "landlord") memo.landlord = event.seat;
+    else if (event.type === "deal" && typeof event.deal === "number" && event.deal > 1) memo.deals = event.deal;
+  },
 
   /**
    * @param {Names} names
@@ -132,7 +164,7 @@ export default {
   /**
    * @param {Names} names
    * @param {View} view
-   * @param {any} draw
+   * @param {import("../table/draw.js").DrawKit} draw
    */
   board(names, view, draw) {
     const t = names.t;
@@ -180,7 +212,6 @@ export default {
         lines.push(t("log.doudizhu.bid", { who, bid: bidText(names, event.bid) }));
         return true;
       case "landlord":
-        memo.landlord = event.seat; // for the match's last line, which has no view to read
         lines.push(
           t("log.doudizhu.landlord", {
             who,
@@ -207,7 +238,6 @@ export default {
         return true;
       }
       case "deal":
-        if (typeof event.deal === "number" && event.deal > 1) memo.deals = event.deal;
         lines.push(t("log.doudizhu.deal", { number: whole(event.deal), dealer: names.who(event.dealer) }));
         return true;
       case "game_over": {

@@ -1,12 +1,12 @@
 // Schnapsen's table: trump, the turned card and the talon, closing, marriages, and game points.
 
-import { signed, whole } from "../moves.js";
+import { signed, whole } from "../names.js";
 import { trick } from "./briscola.js";
 
 /**
- * @typedef {import("../moves.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../names.js").Names} Names
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {import("./scopa.js").Breakdown} Breakdown
  */
 
@@ -68,6 +68,37 @@ export default {
   scoreLabel: "summary.row.game_points",
 
   /**
+   * A lead that announces a marriage says so, with what it is worth; other plays are the frame's.
+   * @param {Names} names
+   * @param {View} view
+   * @param {import("../moves.js").Action} action
+   */
+  moveLabel(names, view, action) {
+    if (!action.marriage) return null;
+    const suit = String(action.play).slice(-1);
+    const points = suit === view.trump ? 40 : 20;
+    return names.t("moves.marriage", { card: names.card(action.play), suit: names.suit(suit), points });
+  },
+
+  /**
+   * The exchange of the trump jack and the close, each a button with its key.
+   * @param {Names} names
+   * @param {View} view
+   * @param {import("../moves.js").Action} action
+   * @returns {import("../moves.js").Extra | null}
+   */
+  extra(names, view, action) {
+    const t = names.t;
+    if ("exchange" in action) {
+      const jack = names.card(action.exchange);
+      const turned = view.indicator ? names.card(view.indicator) : t("moves.the_trump_card");
+      return { id: "exchange", key: "x", label: t("moves.exchange", { jack, card: turned }), action };
+    }
+    if (action.close) return { id: "close", key: "c", label: t("moves.close"), action };
+    return null;
+  },
+
+  /**
    * @param {Names} names
    * @param {View} view
    * @param {number} seat
@@ -85,7 +116,7 @@ export default {
   /**
    * @param {Names} names
    * @param {View} view
-   * @param {any} draw
+   * @param {import("../table/draw.js").DrawKit} draw
    */
   board(names, view, draw) {
     const t = names.t;

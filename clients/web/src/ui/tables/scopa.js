@@ -4,7 +4,7 @@
 // names (`moves.js` `Names`); it draws through the `draw` kit the frame passes
 // in, so its sentences and summaries run in Node as in the page.
 
-import { signed, whole } from "../moves.js";
+import { signed, whole } from "../names.js";
 
 /** The deal's four points by the score's `awards` names, with the message key of each. */
 const AWARDS = [
@@ -15,9 +15,9 @@ const AWARDS = [
 ];
 
 /**
- * @typedef {import("../moves.js").Names} Names
- * @typedef {Record<string, any>} View
- * @typedef {Record<string, any>} Event
+ * @typedef {import("../names.js").Names} Names
+ * @typedef {import("../moves.js").View} View
+ * @typedef {import("./index.js").Event} Event
  * @typedef {{label: string, cells: string[]}} Row
  * @typedef {{title: string, players: string[], rows: Row[], notes: string[]}} Breakdown
  */
@@ -26,6 +26,19 @@ export default {
   game: "scopa",
   /** The message key of the match summary's score row. */
   scoreLabel: "summary.row.match_points",
+
+  /**
+   * A card laid on the table, or the cards it takes.
+   * @param {Names} names
+   * @param {View} _view
+   * @param {import("../moves.js").Action} action
+   */
+  moveLabel(names, _view, action) {
+    const card = names.card(action.play);
+    const taken = action.capture || [];
+    if (!taken.length) return names.t("moves.lay", { card });
+    return names.t("moves.capture", { cards: names.cards(taken, " + "), card });
+  },
 
   /**
    * @param {Names} names
@@ -45,10 +58,11 @@ export default {
    * The board: the table's cards in the middle, the deck beside them.
    * @param {Names} names
    * @param {View} view
-   * @param {any} draw
+   * @param {import("../table/draw.js").DrawKit} draw
    */
   board(names, view, draw) {
     const t = names.t;
+    /** @type {import("./index.js").Field[]} */
     const fields = [
       { label: t("table.scopa.table"), node: draw.cards(view.table || [], { empty: true }), main: true },
       { label: t("table.scopa.deck"), node: draw.pile(view.stock, names.count("table.count.cards", view.stock || 0)) },
