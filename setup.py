@@ -21,19 +21,21 @@ them in place of the pure modules.
 from __future__ import annotations
 
 import os
+import runpy
 import sys
 from typing import Any
 
 from setuptools import setup
 
 COMPILED = [
-    "cardavia/games/chance.py",  # the shuffles every deal draws
-    "cardavia/games/tricks.py",  # who takes a trick, and its points (Briscola, Schnapsen)
-    "cardavia/games/doudizhu_moves.py",  # Dou Dizhu's rank-level move generation
-    "cardavia/protocol/delta.py",  # the diff of two views, computed for every action
+    "cardavia.games.chance",  # the shuffles every deal draws
+    "cardavia.games.tricks",  # who takes a trick, and its points (Briscola, Schnapsen)
+    "cardavia.games.doudizhu_moves",  # Dou Dizhu's rank-level move generation
+    "cardavia.protocol.delta",  # the diff of two views, computed for every action
 ]
-"""The modules compiled, named through the ``cardavia/`` symlinks so that mypyc names them
-``cardavia.games.…`` as installed.
+"""The modules compiled, by import name. mypyc names a module by its path, so it compiles each
+from the package's link tree under build/ (``build/package/cardavia/games/chance.py``, made by
+scripts/package_tree.py from pyproject.toml's mapping), where the path spells the import name.
 
 Left pure: the modules that define actions and states. Their classes are frozen dataclasses
 deriving from the engine's abstract ``Action``, ``State`` and ``Game``; mypyc compiles them,
@@ -49,6 +51,9 @@ loads data (traditions, rules, records), the registry and the position builders.
 MYPY = "mypy>=1.10"
 """mypyc's distribution, as the dev extra asks for it."""
 
+PACKAGE_TREE = os.path.join("scripts", "package_tree.py")
+"""What builds the link tree mypyc compiles from (a checkout's, beside this file)."""
+
 
 def _compiled() -> dict[str, Any]:
     if os.environ.get("CARDAVIA_COMPILE", "") not in ("1", "true", "yes"):
@@ -63,9 +68,11 @@ def _compiled() -> dict[str, Any]:
     except ImportError:
         # asked for, the frontend installs it and runs this file again
         return {"setup_requires": [MYPY]}
+    tree = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), PACKAGE_TREE))
+    base = os.path.relpath(tree["link_tree"]())
     return {
         "ext_modules": mypycify(
-            COMPILED,
+            [os.path.join(base, *name.split(".")) + ".py" for name in COMPILED],
             opt_level="3",
             # the shared runtime module goes inside the package, not at the top of site-packages
             group_name="cardavia._compiled",

@@ -245,8 +245,9 @@ def asset_key(target: str) -> str | None:
 
 
 def default_directory() -> Path:
-    """The page as installed with Cardavia: ``clients/web/dist/`` inside the package."""
-    root = importlib.resources.files("cardavia") / "clients" / "web" / "dist"
+    """The page as installed with Cardavia: ``web/dist/`` inside ``cardavia.clients``, found from
+    that package, as a checkout maps it to its own folder (``clients/``), not inside ``cardavia/``."""
+    root = importlib.resources.files("cardavia.clients") / "web" / "dist"
     return root if isinstance(root, Path) else Path(str(root))
 
 

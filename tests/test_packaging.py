@@ -4,7 +4,9 @@ within pyproject.toml's specifiers (a stale lock fails with the command that reb
 
 from __future__ import annotations
 
+import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -184,3 +186,16 @@ def test_the_wheel_builds_without_setuptools_warnings_and_ships_the_page_and_the
     assert {"cardavia/py.typed", "cardavia/cli.py", "cardavia/server/app.py"} <= names
     assert "cardavia/games/data/traditions.json" in names
     assert not [n for n in names if n.startswith(("tests/", "cardavia/tests/", "clients/"))]
+
+    # what mypy and import-linter are given (scripts/package_tree.py) is the package as shipped:
+    # the same modules under the same names, and a link tree with the wheel's layout
+    tree = runpy.run_path(str(source / "scripts" / "package_tree.py"))
+    shipped = {n for n in names if n.endswith(".py")}
+    assert {name for _, name in tree["modules"](source)} == {
+        n.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for n in shipped
+    }
+    linked = tree["link_tree"](tmp_path / "tree", source)
+    walked = os.walk(linked, followlinks=True)  # as import-linter's graph walks it
+    assert {
+        os.path.relpath(os.path.join(d, f), linked) for d, _, fs in walked for f in fs if f.endswith(".py")
+    } == shipped
