@@ -1,0 +1,107 @@
+/**
+ * The room a session is in and the view it sees there: the one place the
+ * page keeps either, and the one place a message of the room's stream is
+ * checked against the sequence numbers.
+ *
+ * `take(message)` applies a snapshot or delta to the `ViewStore` and says
+ * whether the message is `current`, that is, about the view held now. The
+ * page shows only current messages, so nothing downstream compares sequence
+ * numbers again. Not current: a delta already applied (a repeat), a delta past
+ * a gap or one that did not fit (the store asks for a resync, and the fresh
+ * snapshot that answers is current), a `your_turn` counted for another view,
+ * and a snapshot of the room being left (sent before the server had the
+ * `leave`).
+ */
+import { isMap } from "./codec.js";
+import { ViewStore } from "./store.js";
+
+/**
+ * @typedef {import("./codec.js").Message} Message
+ * @typedef {import("./messages.js").RoomInfo} RoomInfo
+ *
+ * @typedef {object} Taken
+ * @property {boolean} current the message is about the view held now
+ * @property {boolean} resync a snapshot is needed (a delta was lost or did not fit, or a turn ran ahead)
+ */
+
+export class RoomState {
+  constructor() {
+    this.store = new ViewStore();
+    /** @type {RoomInfo | null} the room of the last snapshot (null before any, and after leaving) */
+    this.room = null;
+    /** True from a snapshot of a running game, seated, until its `match_result`. */
+    this.inGame = false;
+    /** @type {string | null} the room just left, whose messages may still be on their way */
+    this.leaving = null;
+  }
+
+  /** The player's seat at the room (null: watching, or no room). */
+  get seat() {
+    return this.store.seat;
+  }
+
+  /**
+   * Applies one server message to the room and its view.
+   * @param {Message} message
+   * @returns {Taken}
+   */
+  take(message) {
+    switch (message.type) {
+      case "snapshot": {
+        const room = isMap(message.room) ? /** @type {RoomInfo} */ (/** @type {unknown} */ (message.room)) : null;
+        if (this.leaving !== null && room?.room === this.leaving) {
+          return { current: false, resync: false };
+        }
+        this.store.onSnapshot(/** @type {import("./store.js").SnapshotLike} */ (/** @type {unknown} */ (message)));
+        this.room = room;
+        this.inGame = room?.state === "playing" && typeof message.seat === "number";
+        return { current: true, resync: false };
+      }
+      case "delta": {
+        const before = this.store.seq;
+        if (!this.store.onDelta(/** @type {import("./store.js").DeltaLike} */ (/** @type {unknown} */ (message)))) {
+          return { current: false, resync: true };
+        }
+        return { current: this.store.seq !== before, resync: false };
+      }
+      case "your_turn": {
+        const seq = this.store.seq;
+        if (seq === null || typeof message.seq !== "number") {
+          return { current: true, resync: false };
+        }
+        if (message.seq > seq) {
+          this.store.needsResync = true; // a turn counted past our view: a delta went missing
+          return { current: false, resync: true };
+        }
+        return { current: message.seq === seq, resync: false };
+      }
+      case "match_result":
+        this.inGame = false;
+        return { current: true, resync: false };
+      case "left":
+        this.leaving = null;
+        this.inGame = false;
+        this.room = null;
+        return { current: true, resync: false };
+      default:
+        return { current: true, resync: false };
+    }
+  }
+
+  /** A `leave` went out: the room's messages still on their way are not shown. */
+  leave() {
+    this.leaving = typeof this.room?.room === "string" ? this.room.room : null;
+  }
+
+  /** The server had the player out of the room already, or the session came back: nothing is being left. */
+  settled() {
+    this.leaving = null;
+  }
+
+  /** Back without a seat, or a refused token: forget the old room's view so nothing acts on it. */
+  lost() {
+    this.store.clear();
+    this.room = null;
+    this.inGame = false;
+  }
+}

@@ -1,0 +1,74 @@
+// The room and its view, as the session holds them: which messages of the
+// room's stream are current (about the view held now), which ask for a resync,
+// and a room being left.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { RoomState } from "../src/protocol/room.js";
+
+const ROOM = { room: "r-1", code: "KX4P7MQ2", game: "scopa", state: "playing", seats: [] };
+
+test("a snapshot sets the room, the seat and the view", () => {
+  const state = new RoomState();
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 1, seq: 3, view: { a: 1 } }), { current: true, resync: false });
+  assert.deepEqual(state.room, ROOM);
+  assert.equal(state.seat, 1);
+  assert.equal(state.inGame, true);
+  assert.equal(state.store.seq, 3);
+  state.take({ type: "snapshot", room: { ...ROOM, state: "waiting" }, seat: null, seq: 4, view: {} });
+  assert.equal(state.seat, null);
+  assert.equal(state.inGame, false);
+});
+
+test("only a delta applied now is current; a repeat is not, a gap asks for a resync", () => {
+  const state = new RoomState();
+  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: { a: 1 } });
+  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 2] }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 3] }), { current: false, resync: false });
+  assert.deepEqual(state.store.view, { a: 2 });
+  assert.deepEqual(state.take({ type: "delta", seq: 4, ops: [0, "a", 4] }), { current: false, resync: true });
+  assert.deepEqual(state.take({ type: "delta", seq: 3, ops: [0, "a", 3] }), { current: false, resync: true });
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: { a: 4 } }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "delta", seq: 5, ops: [0, "a", 5] }), { current: true, resync: false });
+});
+
+test("a turn is current only for the view held now; one counted past it asks for a resync", () => {
+  const state = new RoomState();
+  assert.deepEqual(state.take({ type: "your_turn", seq: 9, legal: [] }), { current: true, resync: false });
+  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 5, view: {} });
+  assert.deepEqual(state.take({ type: "your_turn", seq: 5, legal: [] }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "your_turn", seq: 4, legal: [] }), { current: false, resync: false });
+  assert.deepEqual(state.take({ type: "your_turn", seq: 6, legal: [] }), { current: false, resync: true });
+  assert.equal(state.store.needsResync, true);
+});
+
+test("the room being left shows none of its late snapshots; being out ends that", () => {
+  const state = new RoomState();
+  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
+  state.leave();
+  assert.equal(state.leaving, "r-1");
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: { late: true } }), { current: false, resync: false });
+  assert.equal(state.store.seq, 1);
+  const other = { ...ROOM, room: "r-2" };
+  assert.deepEqual(state.take({ type: "snapshot", room: other, seat: 0, seq: 1, view: {} }), { current: true, resync: false });
+  state.take({ type: "left" });
+  assert.equal(state.leaving, null);
+  assert.equal(state.room, null);
+  assert.equal(state.inGame, false);
+  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 7, view: {} });
+  state.leave();
+  state.settled();
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 8, view: {} }), { current: true, resync: false });
+});
+
+test("a match's end ends the game; a lost room forgets the view", () => {
+  const state = new RoomState();
+  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: { a: 1 } });
+  state.take({ type: "match_result", scores: [1, 0], reason: "target" });
+  assert.equal(state.inGame, false);
+  assert.deepEqual(state.room, ROOM);
+  state.lost();
+  assert.equal(state.room, null);
+  assert.equal(state.store.view, null);
+  assert.equal(state.store.seq, null);
+});
