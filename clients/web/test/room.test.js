@@ -6,16 +6,21 @@ import { test } from "node:test";
 
 import { RoomState } from "../src/protocol/room.js";
 
+const CURRENT = { current: true, resync: false, joined: false };
+const JOINED = { current: true, resync: false, joined: true };
+const STALE = { current: false, resync: false, joined: false };
+const LOST = { current: false, resync: true, joined: false };
+
 const ROOM = { room: "r-1", code: "KX4P7MQ2", game: "scopa", state: "playing", seats: [] };
 
 test("a snapshot sets the room, the seat and the view", () => {
   const state = new RoomState();
-  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 1, seq: 3, view: { a: 1 } }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 1, seq: 3, view: { a: 1 } }), JOINED);
   assert.deepEqual(state.room, ROOM);
   assert.equal(state.seat, 1);
   assert.equal(state.inGame, true);
   assert.equal(state.store.seq, 3);
-  state.take({ type: "snapshot", room: { ...ROOM, state: "waiting" }, seat: null, seq: 4, view: {} });
+  assert.deepEqual(state.take({ type: "snapshot", room: { ...ROOM, state: "waiting" }, seat: null, seq: 4, view: {} }), CURRENT);
   assert.equal(state.seat, null);
   assert.equal(state.inGame, false);
 });
@@ -23,22 +28,22 @@ test("a snapshot sets the room, the seat and the view", () => {
 test("only a delta applied now is current; a repeat is not, a gap asks for a resync", () => {
   const state = new RoomState();
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: { a: 1 } });
-  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 2] }), { current: true, resync: false });
-  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 3] }), { current: false, resync: false });
+  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 2] }), CURRENT);
+  assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 3] }), STALE);
   assert.deepEqual(state.store.view, { a: 2 });
-  assert.deepEqual(state.take({ type: "delta", seq: 4, ops: [0, "a", 4] }), { current: false, resync: true });
-  assert.deepEqual(state.take({ type: "delta", seq: 3, ops: [0, "a", 3] }), { current: false, resync: true });
-  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: { a: 4 } }), { current: true, resync: false });
-  assert.deepEqual(state.take({ type: "delta", seq: 5, ops: [0, "a", 5] }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "delta", seq: 4, ops: [0, "a", 4] }), LOST);
+  assert.deepEqual(state.take({ type: "delta", seq: 3, ops: [0, "a", 3] }), LOST);
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: { a: 4 } }), CURRENT);
+  assert.deepEqual(state.take({ type: "delta", seq: 5, ops: [0, "a", 5] }), CURRENT);
 });
 
 test("a turn is current only for the view held now; one counted past it asks for a resync", () => {
   const state = new RoomState();
-  assert.deepEqual(state.take({ type: "your_turn", seq: 9, legal: [] }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "your_turn", seq: 9, legal: [] }), CURRENT);
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 5, view: {} });
-  assert.deepEqual(state.take({ type: "your_turn", seq: 5, legal: [] }), { current: true, resync: false });
-  assert.deepEqual(state.take({ type: "your_turn", seq: 4, legal: [] }), { current: false, resync: false });
-  assert.deepEqual(state.take({ type: "your_turn", seq: 6, legal: [] }), { current: false, resync: true });
+  assert.deepEqual(state.take({ type: "your_turn", seq: 5, legal: [] }), CURRENT);
+  assert.deepEqual(state.take({ type: "your_turn", seq: 4, legal: [] }), STALE);
+  assert.deepEqual(state.take({ type: "your_turn", seq: 6, legal: [] }), LOST);
   assert.equal(state.store.needsResync, true);
 });
 
@@ -47,18 +52,18 @@ test("the room being left shows none of its late snapshots; being out ends that"
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
   state.leave();
   assert.equal(state.leaving, "r-1");
-  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: { late: true } }), { current: false, resync: false });
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: { late: true } }), STALE);
   assert.equal(state.store.seq, 1);
   const other = { ...ROOM, room: "r-2" };
-  assert.deepEqual(state.take({ type: "snapshot", room: other, seat: 0, seq: 1, view: {} }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "snapshot", room: other, seat: 0, seq: 1, view: {} }), JOINED);
   state.take({ type: "left" });
   assert.equal(state.leaving, null);
   assert.equal(state.room, null);
   assert.equal(state.inGame, false);
-  state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 7, view: {} });
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 7, view: {} }), JOINED);
   state.leave();
   state.settled();
-  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 8, view: {} }), { current: true, resync: false });
+  assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 8, view: {} }), CURRENT);
 });
 
 test("a match's end ends the game; a lost room forgets the view", () => {

@@ -31,9 +31,9 @@ function setUp(options = {}) {
     },
     timers: clock,
     storage,
-    onEvent: (event, fits) => {
+    onEvent: (event, taken) => {
       events.push(event);
-      current.push(fits);
+      current.push(taken.current);
     },
     random: () => 0.5,
     alongHello: options.alongHello,
@@ -395,7 +395,7 @@ test("leaving: the room's late snapshot is not current, and the room is gone onc
   t.session.start();
   welcome(t);
   t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
-  const id = t.session.leave();
+  const id = t.session.send({ type: "leave" });
   assert.deepEqual(t.socket().last, { id, type: "leave" });
   t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: {} });
   assert.equal(t.current[t.current.length - 1], false);
@@ -403,7 +403,7 @@ test("leaving: the room's late snapshot is not current, and the room is gone onc
   assert.equal(t.session.room, null);
   t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 3, view: {} });
   assert.equal(t.current[t.current.length - 1], true);
-  t.session.leave();
+  t.session.send({ type: "leave" });
   t.socket().receive({ id: t.socket().last.id, type: "error", code: "not_in_room", message: "no room" });
   t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: {} });
   assert.equal(t.current[t.current.length - 1], true);

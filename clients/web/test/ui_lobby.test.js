@@ -10,9 +10,11 @@ import {
   pickLevel,
   previewCards,
   roomFields,
-  seatText,
-} from "../src/ui/lobby.js";
-import { closeKey, errorKey, serverUrl, validName } from "../src/ui/app.js";
+} from "../src/ui/lobby_state.js";
+import { seatText } from "../src/ui/lobby_render.js";
+import { serverUrl } from "../src/ui/dom.js";
+import { validName } from "../src/ui/settings.js";
+import { closeKey, errorKey } from "../src/ui/refusals.js";
 
 const CATALOGUE = {
   games: [

@@ -22,7 +22,15 @@ import { ViewStore } from "./store.js";
  * @typedef {object} Taken
  * @property {boolean} current the message is about the view held now
  * @property {boolean} resync a snapshot is needed (a delta was lost or did not fit, or a turn ran ahead)
+ * @property {boolean} joined a snapshot of another room than the one held before (or of a room after none)
  */
+
+/** @type {Taken} what every message outside the room's stream is */
+export const CURRENT = Object.freeze({ current: true, resync: false, joined: false });
+/** @type {Taken} */
+const STALE = Object.freeze({ current: false, resync: false, joined: false });
+/** @type {Taken} */
+const LOST = Object.freeze({ current: false, resync: true, joined: false });
 
 export class RoomState {
   constructor() {
@@ -50,41 +58,42 @@ export class RoomState {
       case "snapshot": {
         const room = isMap(message.room) ? /** @type {RoomInfo} */ (/** @type {unknown} */ (message.room)) : null;
         if (this.leaving !== null && room?.room === this.leaving) {
-          return { current: false, resync: false };
+          return STALE;
         }
+        const joined = this.room === null || room === null || room.room !== this.room.room;
         this.store.onSnapshot(/** @type {import("./store.js").SnapshotLike} */ (/** @type {unknown} */ (message)));
         this.room = room;
         this.inGame = room?.state === "playing" && typeof message.seat === "number";
-        return { current: true, resync: false };
+        return joined ? { ...CURRENT, joined } : CURRENT;
       }
       case "delta": {
         const before = this.store.seq;
         if (!this.store.onDelta(/** @type {import("./store.js").DeltaLike} */ (/** @type {unknown} */ (message)))) {
-          return { current: false, resync: true };
+          return LOST;
         }
-        return { current: this.store.seq !== before, resync: false };
+        return this.store.seq !== before ? CURRENT : STALE;
       }
       case "your_turn": {
         const seq = this.store.seq;
         if (seq === null || typeof message.seq !== "number") {
-          return { current: true, resync: false };
+          return CURRENT;
         }
         if (message.seq > seq) {
           this.store.needsResync = true; // a turn counted past our view: a delta went missing
-          return { current: false, resync: true };
+          return LOST;
         }
-        return { current: message.seq === seq, resync: false };
+        return message.seq === seq ? CURRENT : STALE;
       }
       case "match_result":
         this.inGame = false;
-        return { current: true, resync: false };
+        return CURRENT;
       case "left":
         this.leaving = null;
         this.inGame = false;
         this.room = null;
-        return { current: true, resync: false };
+        return CURRENT;
       default:
-        return { current: true, resync: false };
+        return CURRENT;
     }
   }
 

@@ -53,7 +53,7 @@
 import { PROTOCOL_VERSION, decodeServer, encodeClient } from "./codec.js";
 import { ProtocolError } from "./errors.js";
 import { Requests, SessionInterrupted } from "./requests.js";
-import { RoomState } from "./room.js";
+import { CURRENT, RoomState } from "./room.js";
 
 export { ANSWERED_BY, RequestError, SessionInterrupted } from "./requests.js";
 
@@ -106,9 +106,10 @@ export const RESUME_KEY = "cardavia.resume";
  * @property {StorageLike | null} [storage] keeps the resume token (null: only in memory)
  * @property {string} [storageKey] the token's key in `storage`
  * @property {string | null} [resume] a resume token to start with, when `storage` holds none
- * @property {(event: Message | Notice, current: boolean) => void} [onEvent] every message and notice, in
- *   order; `current` is false for a message of the room's stream that is not about the view held now
- *   (room.js), which the page does not show
+ * @property {(event: Message | Notice, taken: import("./room.js").Taken) => void} [onEvent] every message
+ *   and notice, in order, with what it did to the room: `taken.current` is false for a message of the
+ *   room's stream that is not about the view held now (room.js), which the page does not show;
+ *   `taken.joined` is true for a snapshot of another room than the one held before
  * @property {boolean} [reconnect] reconnect after a drop (default true)
  * @property {number} [maxBackoff] longest wait between attempts, in seconds (default 5)
  * @property {number} [maxAttempts] attempts in a row before giving up (default 100)
@@ -233,6 +234,11 @@ export class Session {
     const id = typeof message.id === "number" ? message.id : this.nextId();
     const { id: _ignored, ...fields } = message;
     this._write({ id, ...fields }, true);
+    if (message.type === "leave") {
+      // until the server answers, the room's messages still on their way are not current (room.js)
+      this._leaveId = id;
+      this.roomState.leave();
+    }
     return id;
   }
 
@@ -253,18 +259,6 @@ export class Session {
       return Promise.reject(error);
     }
     return this._requests.wait(message, id, options.timeout ?? 10);
-  }
-
-  /**
-   * Sends `leave`; until the server answers, the room's messages still on their
-   * way are not current (see room.js). Throws `SessionInterrupted` as `send` does.
-   * @returns {number}
-   */
-  leave() {
-    const id = this.send({ type: "leave" });
-    this._leaveId = id;
-    this.roomState.leave();
-    return id;
   }
 
   // ------------------------------------------------------------ connecting
@@ -486,12 +480,12 @@ export class Session {
         this._storage?.removeItem(this._storageKey);
         this.roomState.lost();
       }
-      this._emit(message, true); // other refusals of the hello: the server closes the connection next
+      this._emit(message); // other refusals of the hello: the server closes the connection next
       return;
     }
     if (message.type === "redirect") {
       this._follow(message);
-      this._emit(message, true);
+      this._emit(message);
       return;
     }
     if (message.type === "error" && message.code === "node_unavailable" && message.id === this._helloId) {
@@ -501,18 +495,18 @@ export class Session {
       if (socket) {
         socket.close(CLOSE_NORMAL);
       }
-      this._emit(message, true);
+      this._emit(message);
       const after = typeof message.retry_after === "number" ? message.retry_after : null;
       this._clearTimers();
       this._requests.interrupt("the room is moving to another node");
       this._comeBack("the room is moving to another node", after);
       return;
     }
-    const { current, resync } = this.roomState.take(message);
-    if (message.type === "snapshot" && current) {
+    const taken = this.roomState.take(message);
+    if (message.type === "snapshot" && taken.current) {
       this._resyncSent = false;
     }
-    if (resync) {
+    if (taken.resync) {
       this._resync();
     }
     if (message.type === "error" && message.id === this._leaveId && this._leaveId !== null) {
@@ -522,7 +516,7 @@ export class Session {
       this._leaveId = null;
     }
     this._requests.settle(message);
-    this._emit(message, current);
+    this._emit(message, taken);
   }
 
   /** Asks once for a fresh snapshot; the next snapshot allows asking again. */
@@ -568,10 +562,11 @@ export class Session {
 
   /**
    * @param {Message | Notice} event
-   * @param {boolean} [current] false for a message of the room's stream about a view no longer held
+   * @param {import("./room.js").Taken} [taken] what the message did to the room (`current`: false for a
+   *   message of the room's stream about a view no longer held)
    */
-  _emit(event, current = true) {
-    this._onEvent(event, current);
+  _emit(event, taken = CURRENT) {
+    this._onEvent(event, taken);
   }
 }
 

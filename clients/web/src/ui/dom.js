@@ -87,6 +87,19 @@ export function roomLink(location, code) {
 }
 
 /**
+ * The server's WebSocket address: always the page's own host (`ws://` beside
+ * `http://`, `wss://` beside `https://`). Nothing in the address bar can point
+ * the page at another server: a link that could would hand that server the
+ * player's resume token, which is their seat.
+ * @param {{ protocol: string, host: string, search?: string }} location
+ * @returns {string}
+ */
+export function serverUrl(location) {
+  const secure = location.protocol === "https:";
+  return `${secure ? "wss" : "ws"}://${location.host || "127.0.0.1:8765"}/`;
+}
+
+/**
  * @typedef {{
  *   className?: string,
  *   text?: string,
