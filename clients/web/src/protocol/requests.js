@@ -9,7 +9,7 @@
 
 /**
  * @typedef {import("./codec.js").Message} Message
- * @typedef {import("./session.js").Timers} Timers
+ * @typedef {import("./ports.js").Timers} Timers
  */
 
 /**

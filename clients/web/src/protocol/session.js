@@ -52,6 +52,7 @@
  */
 import { PROTOCOL_VERSION, decodeServer, encodeClient } from "./codec.js";
 import { ProtocolError } from "./errors.js";
+import { frameBytes } from "./ports.js";
 import { Requests, SessionInterrupted } from "./requests.js";
 import { CURRENT, RoomState } from "./room.js";
 
@@ -69,28 +70,10 @@ export const RESUME_KEY = "cardavia.resume";
 /**
  * @typedef {import("./codec.js").Message} Message
  *
- * @typedef {object} SocketLike The part of the WebSocket interface the session uses.
- *   The handlers take `any` so that a browser `WebSocket` (whose handlers take its
- *   own event types) fits; the session reads `data` of a message event and
- *   `code` and `reason` of a close event.
- * @property {string} [binaryType]
- * @property {((event: any) => void) | null} onopen
- * @property {((event: any) => void) | null} onmessage
- * @property {((event: any) => void) | null} onclose
- * @property {((event: any) => void) | null} onerror
- * @property {(data: Uint8Array<ArrayBuffer>) => void} send
- * @property {(code?: number, reason?: string) => void} close
- *
- * @typedef {(url: string) => SocketLike} SocketFactory
- *
- * @typedef {object} StorageLike The part of the Web Storage interface the session uses.
- * @property {(key: string) => string | null} getItem
- * @property {(key: string, value: string) => void} setItem
- * @property {(key: string) => void} removeItem
- *
- * @typedef {object} Timers
- * @property {(callback: () => void, milliseconds: number) => unknown} setTimeout
- * @property {(handle: any) => void} clearTimeout
+ * @typedef {import("./ports.js").SocketLike} SocketLike
+ * @typedef {import("./ports.js").SocketFactory} SocketFactory
+ * @typedef {import("./ports.js").StorageLike} StorageLike
+ * @typedef {import("./ports.js").Timers} Timers
  *
  * @typedef {{ type: "reconnecting", local: true, attempt: number, delay: number, reason: string }
  *   | { type: "reconnected", local: true, resumed: boolean }
@@ -460,7 +443,7 @@ export class Session {
     /** @type {Message} */
     let message;
     try {
-      message = decodeServer(toFrame(data));
+      message = decodeServer(frameBytes(data));
     } catch (error) {
       if (!(error instanceof ProtocolError)) {
         throw error;
@@ -568,24 +551,6 @@ export class Session {
   _emit(event, taken = CURRENT) {
     this._onEvent(event, taken);
   }
-}
-
-/**
- * The bytes of a received frame (text frames stay strings, which the codec refuses).
- * @param {unknown} data
- * @returns {Uint8Array | string}
- */
-function toFrame(data) {
-  if (typeof data === "string" || data instanceof Uint8Array) {
-    return data;
-  }
-  if (data instanceof ArrayBuffer) {
-    return new Uint8Array(data);
-  }
-  if (ArrayBuffer.isView(data)) {
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  }
-  throw new ProtocolError("bad_frame", "a frame is binary data");
 }
 
 /** @param {unknown} value */

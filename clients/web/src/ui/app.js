@@ -259,7 +259,7 @@ export class App {
       url: serverUrl(this.win.location),
       name: this.settings.name ?? "Cardavia",
       lang: this.lang,
-      connect: (url) => /** @type {import("../protocol/session.js").SocketLike} */ (/** @type {unknown} */ (new this.win.WebSocket(url))),
+      connect: (url) => /** @type {import("../protocol/ports.js").SocketLike} */ (/** @type {unknown} */ (new this.win.WebSocket(url))),
       timers: {
         setTimeout: (callback, ms) => this.win.setTimeout(callback, ms),
         clearTimeout: (handle) => this.win.clearTimeout(handle),

@@ -10,7 +10,7 @@ export const LONGEST_TEXTS_WAIT = 15000;
 
 /**
  * @typedef {import("./lobby_state.js").TextCatalogue} TextCatalogue
- * @typedef {import("../protocol/session.js").StorageLike} StorageLike
+ * @typedef {import("../protocol/ports.js").StorageLike} StorageLike
  */
 
 /** The catalogues fetched, by language, each fetched once. */
