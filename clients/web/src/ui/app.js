@@ -142,7 +142,7 @@ export class App {
     });
     this.catalogue = catalogue;
     this.lang = translator.lang;
-    this.t = (key, args = {}) => translator.t(key, /** @type {Record<string, any>} */ (args));
+    this.t = (key, args = {}) => translator.t(key, args);
     this.has = translator.has;
     this.document.documentElement.lang = this.lang;
     configureRules({

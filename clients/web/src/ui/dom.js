@@ -136,7 +136,7 @@ export function h(tag, props = {}, ...children) {
     element.dataset[name] = value;
   }
   for (const [name, value] of Object.entries(props.props ?? {})) {
-    /** @type {any} */ (element)[name] = value;
+    Reflect.set(element, name, value);
   }
   for (const [type, listener] of Object.entries(props.on ?? {})) {
     element.addEventListener(type, listener);

@@ -101,7 +101,6 @@ export class Lobby {
     }
     if (state.online !== before.online) {
       renderOnline(this.root, state);
-      this.keepRefreshing();
     }
   }
 
@@ -144,7 +143,6 @@ export class Lobby {
   /** @param {boolean} online */
   setOnline(online) {
     this.dispatch({ type: "online", online });
-    renderOnline(this.root, this.state); // the catalogue may have come in meanwhile
     this.keepRefreshing();
   }
 
