@@ -1,9 +1,10 @@
 /**
  * What the player does in the lobby: each choice becomes a `LobbyAction` for
  * the state (lobby_state.js), each way into a game a request to the server
- * with the status line saying what the lobby is doing.
+ * with the status line saying what the lobby is doing; arrow keys step
+ * through the open rooms.
  */
-import { displaySafe } from "./dom.js";
+import { displaySafe, stepIndex } from "./dom.js";
 import { chosenLevel, gameName } from "./lobby_state.js";
 
 /**
@@ -117,5 +118,32 @@ export class LobbyInput {
   /** @param {string} game */
   openRules(game) {
     this.lobby.openRules(game);
+  }
+
+  /**
+   * Up and down arrows move between the rooms' rows, keeping the column (Join or Watch).
+   * @param {KeyboardEvent} event
+   */
+  stepRows(event) {
+    const target = /** @type {HTMLElement} */ (event.target);
+    const row = target.closest("tr");
+    const body = row?.parentElement;
+    if (!row || !body) {
+      return;
+    }
+    const rows = [...body.children];
+    const next = stepIndex(event.key, rows.indexOf(row), rows.length, "vertical");
+    if (next === null) {
+      return;
+    }
+    const buttons = [...row.querySelectorAll("button")];
+    const column = buttons.indexOf(/** @type {HTMLButtonElement} */ (target));
+    const targets = [...rows[next].querySelectorAll("button")];
+    const watch = column === buttons.length - 1;
+    const goal = watch ? targets[targets.length - 1] : targets[0];
+    if (goal) {
+      event.preventDefault();
+      goal.focus();
+    }
   }
 }

@@ -9,7 +9,7 @@
  * pictures) and hands what the player does to the scene's `LobbyInput`
  * (lobby_input.js); none changes the state itself.
  */
-import { displaySafe, h, normalizeCode, CODE_LENGTH, stepIndex, uid } from "./dom.js";
+import { displaySafe, h, normalizeCode, CODE_LENGTH, uid } from "./dom.js";
 import {
   canAsk, chosenLevel, deckTexts, decksFor, gameName, joinable, levelTexts, levelsFor,
 } from "./lobby_state.js";
@@ -402,7 +402,7 @@ function roomsSection(scene) {
           on: { click: () => scene.input.watchRoom(room) },
         }))));
   }
-  body.addEventListener("keydown", (event) => stepRows(event));
+  body.addEventListener("keydown", (event) => scene.input.stepRows(event));
   const table = h("table", { className: "rooms-table", attrs: { "aria-labelledby": headingId } },
     h("thead", {}, h("tr", {},
       ...columns.map((label) => h("th", { attrs: { scope: "col" }, text: label })),
@@ -410,31 +410,4 @@ function roomsSection(scene) {
     body);
   section.append(h("div", { className: "table-scroll" }, table));
   return section;
-}
-
-/**
- * Up and down arrows move between the rooms' rows, keeping the column (Join or Watch).
- * @param {KeyboardEvent} event
- */
-function stepRows(event) {
-  const target = /** @type {HTMLElement} */ (event.target);
-  const row = target.closest("tr");
-  const body = row?.parentElement;
-  if (!row || !body) {
-    return;
-  }
-  const rows = [...body.children];
-  const next = stepIndex(event.key, rows.indexOf(row), rows.length, "vertical");
-  if (next === null) {
-    return;
-  }
-  const buttons = [...row.querySelectorAll("button")];
-  const column = buttons.indexOf(/** @type {HTMLButtonElement} */ (target));
-  const targets = [...rows[next].querySelectorAll("button")];
-  const watch = column === buttons.length - 1;
-  const goal = watch ? targets[targets.length - 1] : targets[0];
-  if (goal) {
-    event.preventDefault();
-    goal.focus();
-  }
 }
