@@ -25,16 +25,17 @@ test("a snapshot sets the room, the seat and the view", () => {
   assert.equal(state.inGame, false);
 });
 
-test("only a delta applied now is current; a repeat is not, a gap asks for a resync", () => {
+test("only a delta applied now is current; a repeat is not, a gap asks once for a resync", () => {
   const state = new RoomState();
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: { a: 1 } });
   assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 2] }), CURRENT);
   assert.deepEqual(state.take({ type: "delta", seq: 2, ops: [0, "a", 3] }), STALE);
   assert.deepEqual(state.store.view, { a: 2 });
   assert.deepEqual(state.take({ type: "delta", seq: 4, ops: [0, "a", 4] }), LOST);
-  assert.deepEqual(state.take({ type: "delta", seq: 3, ops: [0, "a", 3] }), LOST);
+  assert.deepEqual(state.take({ type: "delta", seq: 3, ops: [0, "a", 3] }), STALE, "a resync is asked for once");
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: { a: 4 } }), CURRENT);
   assert.deepEqual(state.take({ type: "delta", seq: 5, ops: [0, "a", 5] }), CURRENT);
+  assert.deepEqual(state.take({ type: "delta", seq: 7, ops: [0, "a", 7] }), LOST, "the snapshot allowed asking again");
 });
 
 test("a turn is current only for the view held now; one counted past it asks for a resync", () => {
@@ -50,7 +51,7 @@ test("a turn is current only for the view held now; one counted past it asks for
 test("the room being left shows none of its late snapshots; being out ends that", () => {
   const state = new RoomState();
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
-  state.leave();
+  state.leave(5);
   assert.equal(state.leaving, "r-1");
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: { late: true } }), STALE);
   assert.equal(state.store.seq, 1);
@@ -61,8 +62,11 @@ test("the room being left shows none of its late snapshots; being out ends that"
   assert.equal(state.room, null);
   assert.equal(state.inGame, false);
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 7, view: {} }), JOINED);
-  state.leave();
-  state.settled();
+  state.leave(6);
+  assert.deepEqual(state.take({ type: "error", id: 2, code: "bad_card", message: "" }), CURRENT);
+  assert.equal(state.leaving, "r-1", "a refusal of another request");
+  state.take({ type: "error", id: 6, code: "not_in_room", message: "" });
+  assert.equal(state.leaving, null, "the leave refused: out already");
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 8, view: {} }), CURRENT);
 });
 

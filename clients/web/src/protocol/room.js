@@ -10,7 +10,8 @@
  * a gap or one that did not fit (the store asks for a resync, and the fresh
  * snapshot that answers is current), a `your_turn` counted for another view,
  * and a snapshot of the room being left (sent before the server had the
- * `leave`).
+ * `leave`). A resync is asked for once: the snapshot that answers allows
+ * asking again.
  */
 import { isMap } from "./codec.js";
 import { ViewStore } from "./store.js";
@@ -41,6 +42,10 @@ export class RoomState {
     this.inGame = false;
     /** @type {string | null} the room just left, whose messages may still be on their way */
     this.leaving = null;
+    /** @type {number | null} the request id of that `leave`, until its answer */
+    this.leaveId = null;
+    /** A resync was asked for and its snapshot is not in yet. */
+    this.resyncAsked = false;
   }
 
   /** The player's seat at the room (null: watching, or no room). */
@@ -64,12 +69,13 @@ export class RoomState {
         this.store.onSnapshot(/** @type {import("./store.js").SnapshotLike} */ (/** @type {unknown} */ (message)));
         this.room = room;
         this.inGame = room?.state === "playing" && typeof message.seat === "number";
+        this.resyncAsked = false;
         return joined ? { ...CURRENT, joined } : CURRENT;
       }
       case "delta": {
         const before = this.store.seq;
         if (!this.store.onDelta(/** @type {import("./store.js").DeltaLike} */ (/** @type {unknown} */ (message)))) {
-          return LOST;
+          return this.missed();
         }
         return this.store.seq !== before ? CURRENT : STALE;
       }
@@ -80,7 +86,7 @@ export class RoomState {
         }
         if (message.seq > seq) {
           this.store.needsResync = true; // a turn counted past our view: a delta went missing
-          return LOST;
+          return this.missed();
         }
         return message.seq === seq ? CURRENT : STALE;
       }
@@ -88,23 +94,45 @@ export class RoomState {
         this.inGame = false;
         return CURRENT;
       case "left":
-        this.leaving = null;
+        this.settled();
         this.inGame = false;
         this.room = null;
+        return CURRENT;
+      case "error":
+        if (this.leaveId !== null && message.id === this.leaveId) {
+          this.settled(); // the server had us out already
+        }
         return CURRENT;
       default:
         return CURRENT;
     }
   }
 
-  /** A `leave` went out: the room's messages still on their way are not shown. */
-  leave() {
+  /**
+   * A delta went missing: a resync, unless one was asked for already.
+   * @returns {Taken}
+   */
+  missed() {
+    if (this.resyncAsked) {
+      return STALE;
+    }
+    this.resyncAsked = true;
+    return LOST;
+  }
+
+  /**
+   * A `leave` went out under request id `id`: the room's messages still on their way are not current.
+   * @param {number} id
+   */
+  leave(id) {
     this.leaving = typeof this.room?.room === "string" ? this.room.room : null;
+    this.leaveId = id;
   }
 
   /** The server had the player out of the room already, or the session came back: nothing is being left. */
   settled() {
     this.leaving = null;
+    this.leaveId = null;
   }
 
   /** Back without a seat, or a refused token: forget the old room's view so nothing acts on it. */

@@ -139,11 +139,8 @@ export class Session {
     /** @type {number | null} the id of the current connection's `hello` */
     this._helloId = null;
     this._requests = new Requests(options.timers);
-    /** @type {number | null} the id of the `leave` sent last, until its answer */
-    this._leaveId = null;
     this._attempt = 0;
     this._comingBack = false;
-    this._resyncSent = false;
     /** @type {{ room: unknown, reservation: unknown, requestId: number | null } | null} */
     this._reservation = null;
     /** @type {unknown} */
@@ -218,9 +215,7 @@ export class Session {
     const { id: _ignored, ...fields } = message;
     this._write({ id, ...fields }, true);
     if (message.type === "leave") {
-      // until the server answers, the room's messages still on their way are not current (room.js)
-      this._leaveId = id;
-      this.roomState.leave();
+      this.roomState.leave(id); // until the server answers, the room's late messages are not current
     }
     return id;
   }
@@ -486,28 +481,15 @@ export class Session {
       return;
     }
     const taken = this.roomState.take(message);
-    if (message.type === "snapshot" && taken.current) {
-      this._resyncSent = false;
-    }
     if (taken.resync) {
       this._resync();
-    }
-    if (message.type === "error" && message.id === this._leaveId && this._leaveId !== null) {
-      this.roomState.settled(); // the server had us out already
-    }
-    if (message.type === "left" || (message.type === "error" && message.id === this._leaveId)) {
-      this._leaveId = null;
     }
     this._requests.settle(message);
     this._emit(message, taken);
   }
 
-  /** Asks once for a fresh snapshot; the next snapshot allows asking again. */
+  /** Asks for a fresh snapshot (the room's state asks once until the next snapshot). */
   _resync() {
-    if (this._resyncSent) {
-      return;
-    }
-    this._resyncSent = true;
     try {
       this.send({ type: "resync" });
     } catch (error) {
