@@ -52,7 +52,7 @@ test("the room being left shows none of its late snapshots; being out ends that"
   const state = new RoomState();
   state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
   state.leave(5);
-  assert.equal(state.leaving, "r-1");
+  assert.deepEqual(state.leaving, { room: "r-1", id: 5 });
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: { late: true } }), STALE);
   assert.equal(state.store.seq, 1);
   const other = { ...ROOM, room: "r-2" };
@@ -64,7 +64,7 @@ test("the room being left shows none of its late snapshots; being out ends that"
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 7, view: {} }), JOINED);
   state.leave(6);
   assert.deepEqual(state.take({ type: "error", id: 2, code: "bad_card", message: "" }), CURRENT);
-  assert.equal(state.leaving, "r-1", "a refusal of another request");
+  assert.deepEqual(state.leaving, { room: "r-1", id: 6 }, "a refusal of another request");
   state.take({ type: "error", id: 6, code: "not_in_room", message: "" });
   assert.equal(state.leaving, null, "the leave refused: out already");
   assert.deepEqual(state.take({ type: "snapshot", room: ROOM, seat: 0, seq: 8, view: {} }), CURRENT);

@@ -40,10 +40,8 @@ export class RoomState {
     this.room = null;
     /** True from a snapshot of a running game, seated, until its `match_result`. */
     this.inGame = false;
-    /** @type {string | null} the room just left, whose messages may still be on their way */
+    /** @type {{ room: string | null, id: number } | null} the `leave` sent (room and request id), until its answer */
     this.leaving = null;
-    /** @type {number | null} the request id of that `leave`, until its answer */
-    this.leaveId = null;
     /** A resync was asked for and its snapshot is not in yet. */
     this.resyncAsked = false;
   }
@@ -62,7 +60,7 @@ export class RoomState {
     switch (message.type) {
       case "snapshot": {
         const room = isMap(message.room) ? /** @type {RoomInfo} */ (/** @type {unknown} */ (message.room)) : null;
-        if (this.leaving !== null && room?.room === this.leaving) {
+        if (this.leaving !== null && room?.room === this.leaving.room) {
           return STALE;
         }
         const joined = this.room === null || room === null || room.room !== this.room.room;
@@ -99,7 +97,7 @@ export class RoomState {
         this.room = null;
         return CURRENT;
       case "error":
-        if (this.leaveId !== null && message.id === this.leaveId) {
+        if (this.leaving !== null && message.id === this.leaving.id) {
           this.settled(); // the server had us out already
         }
         return CURRENT;
@@ -125,14 +123,12 @@ export class RoomState {
    * @param {number} id
    */
   leave(id) {
-    this.leaving = typeof this.room?.room === "string" ? this.room.room : null;
-    this.leaveId = id;
+    this.leaving = { room: typeof this.room?.room === "string" ? this.room.room : null, id };
   }
 
   /** The server had the player out of the room already, or the session came back: nothing is being left. */
   settled() {
     this.leaving = null;
-    this.leaveId = null;
   }
 
   /** Back without a seat, or a refused token: forget the old room's view so nothing acts on it. */
