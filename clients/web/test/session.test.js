@@ -16,6 +16,8 @@ function setUp(options = {}) {
   const sockets = [];
   /** @type {Record<string, unknown>[]} */
   const events = [];
+  /** @type {boolean[]} whether each event was current */
+  const current = [];
   const clock = new FakeClock();
   const storage = options.storage ?? new FakeStorage();
   const session = new Session({
@@ -29,12 +31,15 @@ function setUp(options = {}) {
     },
     timers: clock,
     storage,
-    onEvent: (event) => events.push(event),
+    onEvent: (event, taken) => {
+      events.push(event);
+      current.push(taken.current);
+    },
     random: () => 0.5,
     alongHello: options.alongHello,
   });
   const socket = () => sockets[sockets.length - 1];
-  return { session, sockets, socket, events, clock, storage };
+  return { session, sockets, socket, events, current, clock, storage };
 }
 
 const ROOM = { room: "r-1", game: "scopa", state: "playing", seats: [] };
@@ -363,4 +368,43 @@ test("welcomed back without the room and nothing follows: back without the seat"
   assert.deepEqual(t.events[t.events.length - 1], { type: "reconnected", local: true, resumed: false });
   assert.equal(t.session.store.view, null);
   assert.equal(t.session.room, null);
+});
+
+test("the page hears which of the room's messages are about the view it holds", () => {
+  const t = setUp();
+  t.session.start();
+  welcome(t);
+  const heard = () => t.events.map((event, i) => [event.type, event.seq, t.current[i]]).slice(-1)[0];
+  t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: { a: 1 } });
+  assert.deepEqual(heard(), ["snapshot", 1, true]);
+  t.socket().receive({ type: "delta", seq: 2, ops: [0, "a", 2] });
+  assert.deepEqual(heard(), ["delta", 2, true]);
+  t.socket().receive({ type: "delta", seq: 2, ops: [0, "a", 2] });
+  assert.deepEqual(heard(), ["delta", 2, false]);
+  t.socket().receive({ type: "your_turn", seq: 1, legal: [] });
+  assert.deepEqual(heard(), ["your_turn", 1, false]);
+  t.socket().receive({ type: "your_turn", seq: 2, legal: [] });
+  assert.deepEqual(heard(), ["your_turn", 2, true]);
+  t.socket().receive({ type: "delta", seq: 4, ops: [0, "a", 4] });
+  assert.deepEqual(heard(), ["delta", 4, false]);
+  assert.equal(t.socket().sent.filter((m) => m.type === "resync").length, 1);
+});
+
+test("leaving: the room's late snapshot is not current, and the room is gone once the server says so", () => {
+  const t = setUp();
+  t.session.start();
+  welcome(t);
+  t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 1, view: {} });
+  const id = t.session.send({ type: "leave" });
+  assert.deepEqual(t.socket().last, { id, type: "leave" });
+  t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 2, view: {} });
+  assert.equal(t.current[t.current.length - 1], false);
+  t.socket().receive({ id, type: "left", reason: "requested" });
+  assert.equal(t.session.room, null);
+  t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 3, view: {} });
+  assert.equal(t.current[t.current.length - 1], true);
+  t.session.send({ type: "leave" });
+  t.socket().receive({ id: t.socket().last.id, type: "error", code: "not_in_room", message: "no room" });
+  t.socket().receive({ type: "snapshot", room: ROOM, seat: 0, seq: 4, view: {} });
+  assert.equal(t.current[t.current.length - 1], true);
 });

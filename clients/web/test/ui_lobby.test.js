@@ -1,18 +1,27 @@
-// The lobby's choices and the create-room form, without a page.
+// The lobby's state and choices and the create-room form, without a page.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
   FormProblem,
+  canAsk,
+  chosenLevel,
+  deckTexts,
   decksFor,
+  gameName,
+  initialState,
+  joinable,
   levelsFor,
   pickLevel,
   previewCards,
+  reduce,
   roomFields,
-  seatText,
-} from "../src/ui/lobby.js";
-import { closeKey, errorKey, serverUrl, validName } from "../src/ui/app.js";
+} from "../src/ui/lobby_state.js";
+import { seatText } from "../src/ui/lobby_render.js";
+import { serverUrl } from "../src/ui/dom.js";
+import { validName } from "../src/ui/settings.js";
+import { closeKey, errorKey } from "../src/ui/refusals.js";
 
 const CATALOGUE = {
   games: [
@@ -132,4 +141,91 @@ test("error codes read as catalogue sentences, never as codes", () => {
   assert.equal(closeKey(has, 1008), "errors.close.1008");
   assert.equal(closeKey(has, 4000), "web.connection.lost");
   assert.equal(closeKey(has, null), "web.connection.lost");
+});
+
+/** @typedef {import("../src/protocol/messages.js").Catalogue} Catalogue */
+
+/** @returns {Catalogue} */
+const catalogueMessage = () => ({ type: "catalogue", ...structuredClone(CATALOGUE) });
+
+test("the lobby waits for the catalogue, then offers its first game and that game's usual deck", () => {
+  const before = initialState({ name: "Anna", levels: { scopa: "strong" } });
+  assert.equal(before.catalogue, null);
+  assert.equal(canAsk(before), false);
+  assert.equal(canAsk(reduce(before, { type: "online", online: true })), false, "nothing to ask for before the catalogue");
+  const state = reduce(before, catalogueMessage());
+  assert.equal(state.game, "scopa");
+  assert.equal(state.deck, "bolognese");
+  assert.equal(before.catalogue, null, "the state passed in is never changed");
+  assert.equal(canAsk(state), false, "not before the server answers");
+  assert.equal(canAsk(reduce(state, { type: "online", online: true })), true);
+  assert.deepEqual(reduce(before, /** @type {Catalogue} */ (/** @type {unknown} */ ({ type: "catalogue", games: "?", decks: null, bots: 3 }))).catalogue, { games: [], decks: [], bots: [] });
+});
+
+test("a new catalogue keeps the game and deck chosen while it still has them", () => {
+  let state = reduce(initialState({ name: "Anna" }), catalogueMessage());
+  state = reduce(state, { type: "choose_deck", deck: "trevisane" });
+  assert.equal(reduce(state, catalogueMessage()).deck, "trevisane");
+  state = reduce(state, { type: "choose_game", game: "doudizhu" });
+  assert.equal(state.deck, "french54");
+  const without = catalogueMessage();
+  without.games = without.games.filter((g) => g.id !== "doudizhu");
+  const again = reduce(state, without);
+  assert.equal(again.game, "scopa");
+  assert.equal(again.deck, "bolognese");
+  // a game gone: the next one offered takes its usual deck, even where the deck chosen would serve it
+  const both = catalogueMessage();
+  both.games = [{ id: "scopa", players: 2 }, { id: "briscola", players: 2 }];
+  both.decks = [
+    { id: "bolognese", games: ["scopa", "briscola"], default_for: ["scopa", "briscola"] },
+    { id: "trevisane", games: ["scopa", "briscola"], default_for: [] },
+  ];
+  const briscola = reduce(reduce(reduce(initialState({ name: "Anna" }), both), { type: "choose_game", game: "briscola" }), { type: "choose_deck", deck: "trevisane" });
+  both.games = [{ id: "scopa", players: 2 }];
+  assert.deepEqual([reduce(briscola, both).game, reduce(briscola, both).deck], ["scopa", "bolognese"]);
+});
+
+test("choosing the game chosen already changes nothing; another one takes its usual deck", () => {
+  const state = reduce(initialState({ name: "Anna" }), catalogueMessage());
+  assert.equal(reduce(state, { type: "choose_game", game: "scopa" }), state);
+  const chosen = reduce(reduce(state, { type: "choose_deck", deck: "trevisane" }), { type: "choose_game", game: "doudizhu" });
+  assert.deepEqual([chosen.game, chosen.deck], ["doudizhu", "french54"]);
+});
+
+test("a bot level is chosen per game and kept; the rooms, the name and the status line are the last given", () => {
+  const levels = { doudizhu: "basic" };
+  let state = reduce(initialState({ name: "Anna", levels }), catalogueMessage());
+  assert.equal(chosenLevel(state, "scopa"), "basic");
+  state = reduce(state, { type: "choose_level", game: "scopa", level: "strong" });
+  assert.equal(chosenLevel(state, "scopa"), "strong");
+  assert.equal(chosenLevel(state, "doudizhu"), "basic");
+  assert.deepEqual(levels, { doudizhu: "basic" }, "the levels passed in are never changed");
+  assert.equal(state.rooms, null);
+  const room = { room: "r-1", code: "KX4P7MQ2", game: "scopa", state: "waiting", seats: [{ kind: "human", name: "Bo" }, { kind: "open" }] };
+  state = reduce(state, { type: "rooms", rooms: [room] });
+  assert.deepEqual(state.rooms, [room]);
+  assert.deepEqual(reduce(state, /** @type {import("../src/protocol/messages.js").Rooms} */ (/** @type {unknown} */ ({ type: "rooms", rooms: "?" }))).rooms, []);
+  state = reduce(state, { type: "name", name: "Åsa" });
+  assert.equal(state.name, "Åsa");
+  const status = { key: "lobby.doing.join", args: {}, alert: false };
+  assert.deepEqual(reduce(state, { type: "status", status }).status, status);
+  assert.equal(reduce(reduce(state, { type: "status", status }), { type: "status", status: null }).status, null);
+});
+
+test("a room can be joined while it waits with a seat no bot or person holds", () => {
+  const seats = [{ kind: "human", name: "Bo" }, { kind: "open" }];
+  assert.equal(joinable({ room: "r", game: "scopa", state: "waiting", seats }), true);
+  assert.equal(joinable({ room: "r", game: "scopa", state: "playing", seats }), false);
+  assert.equal(joinable({ room: "r", game: "scopa", state: "waiting", seats: [{ kind: "human", name: "Bo" }, { kind: "bot" }] }), false);
+  assert.equal(joinable({ room: "r", game: "scopa", state: "waiting" }), false);
+});
+
+test("names come from the served catalogue, else the server's, else the id", () => {
+  const state = reduce(initialState({ name: "Anna" }), catalogueMessage());
+  const texts = { lang: "it", messages: {}, games: { scopa: "Scopa!" }, decks: { bolognese: { name: "Bolognesi", place: "Bologna", suit_system: "italian", cards: { AD: "Asso di denari" } } } };
+  assert.equal(gameName(state, texts, "scopa"), "Scopa!");
+  assert.equal(gameName(state, texts, "doudizhu"), "doudizhu");
+  const deck = deckTexts(state, texts, "bolognese");
+  assert.deepEqual([deck.name, deck.place, deck.suitSystem, deck.count], ["Bolognesi", "Bologna", "italian", 40]);
+  assert.deepEqual([deckTexts(state, texts, "french54").name, deckTexts(state, texts, "french54").suitSystem], ["french54", "french"]);
 });

@@ -5,8 +5,8 @@
  * Nothing here touches a browser global. The caller passes in how to open a
  * socket (`connect(url)`, e.g. `(url) => new WebSocket(url)`), timers
  * (`setTimeout`/`clearTimeout`), and optionally a storage with the Web Storage
- * interface (`sessionStorage`) that keeps the resume token across page loads;
- * tests pass fakes of all three.
+ * interface (the page passes `localStorage`) that keeps the resume token across
+ * page loads; tests pass fakes of all three.
  *
  * Theory of operation
  * -------------------
@@ -17,11 +17,14 @@
  * token, which replaces the stored one at once.
  *
  * Every frame is decoded and applied before the event callback sees it:
- * snapshots and deltas go to `store` (a gap in sequence numbers sends one
- * `resync`), a `your_turn` counted past the view does too, and the message
- * settles the `request()` waiting for it: by its `id`, or, for the answers
- * that carry none (a `snapshot`, `delta` or `chat_message`), as the oldest
- * request waiting for that kind (protocol/README.md, "Framing").
+ * the session's `roomState` (room.js) is the one owner of the room and its
+ * view, and the one place sequence numbers are checked: snapshots and deltas
+ * go to its `store` (a gap in sequence numbers sends one `resync`), a
+ * `your_turn` counted past the view does too, and the callback hears whether
+ * the message is current, about the view held now. The message then settles
+ * the `request()` waiting for it (requests.js): by its `id`, or, for the
+ * answers that carry none (a `snapshot`, `delta` or `chat_message`), as the
+ * oldest request waiting for that kind (protocol/README.md, "Framing").
  *
  * When the socket drops, the session reconnects with exponential backoff and
  * jitter (0.2 s doubling up to `maxBackoff`), alternating between the node it
@@ -47,9 +50,13 @@
  * (`resumed`: the seat was taken back), `unreadable_frame` (`reason`) and
  * `closed` (`code`, `reason`), after which nothing follows.
  */
-import { PROTOCOL_VERSION, decodeServer, encodeClient, isMap } from "./codec.js";
+import { PROTOCOL_VERSION, decodeServer, encodeClient } from "./codec.js";
 import { ProtocolError } from "./errors.js";
-import { ViewStore } from "./store.js";
+import { frameBytes } from "./ports.js";
+import { Requests, SessionInterrupted } from "./requests.js";
+import { CURRENT, RoomState } from "./room.js";
+
+export { ANSWERED_BY, RequestError, SessionInterrupted } from "./requests.js";
 
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_POLICY = 1008;
@@ -61,47 +68,12 @@ export const REDIRECT_WAIT = 1;
 export const RESUME_KEY = "cardavia.resume";
 
 /**
- * Requests whose successful answer carries no request id, and the message type that answers them.
- * @type {Readonly<Record<string, string>>}
- */
-export const ANSWERED_BY = Object.freeze({
-  act: "delta",
-  create_room: "snapshot",
-  join_room: "snapshot",
-  quick_match: "snapshot",
-  play_now: "snapshot",
-  spectate: "snapshot",
-  resync: "snapshot",
-  start: "snapshot",
-  rematch: "snapshot",
-  chat: "chat_message",
-});
-
-/**
  * @typedef {import("./codec.js").Message} Message
  *
- * @typedef {object} SocketLike The part of the WebSocket interface the session uses.
- *   The handlers take `any` so that a browser `WebSocket` (whose handlers take its
- *   own event types) fits; the session reads `data` of a message event and
- *   `code` and `reason` of a close event.
- * @property {string} [binaryType]
- * @property {((event: any) => void) | null} onopen
- * @property {((event: any) => void) | null} onmessage
- * @property {((event: any) => void) | null} onclose
- * @property {((event: any) => void) | null} onerror
- * @property {(data: Uint8Array<ArrayBuffer>) => void} send
- * @property {(code?: number, reason?: string) => void} close
- *
- * @typedef {(url: string) => SocketLike} SocketFactory
- *
- * @typedef {object} StorageLike The part of the Web Storage interface the session uses.
- * @property {(key: string) => string | null} getItem
- * @property {(key: string, value: string) => void} setItem
- * @property {(key: string) => void} removeItem
- *
- * @typedef {object} Timers
- * @property {(callback: () => void, milliseconds: number) => unknown} setTimeout
- * @property {(handle: any) => void} clearTimeout
+ * @typedef {import("./ports.js").SocketLike} SocketLike
+ * @typedef {import("./ports.js").SocketFactory} SocketFactory
+ * @typedef {import("./ports.js").StorageLike} StorageLike
+ * @typedef {import("./ports.js").Timers} Timers
  *
  * @typedef {{ type: "reconnecting", local: true, attempt: number, delay: number, reason: string }
  *   | { type: "reconnected", local: true, resumed: boolean }
@@ -117,7 +89,10 @@ export const ANSWERED_BY = Object.freeze({
  * @property {StorageLike | null} [storage] keeps the resume token (null: only in memory)
  * @property {string} [storageKey] the token's key in `storage`
  * @property {string | null} [resume] a resume token to start with, when `storage` holds none
- * @property {(event: Message | Notice) => void} [onEvent] every message and notice, in order
+ * @property {(event: Message | Notice, taken: import("./room.js").Taken) => void} [onEvent] every message
+ *   and notice, in order, with what it did to the room: `taken.current` is false for a message of the
+ *   room's stream that is not about the view held now (room.js), which the page does not show;
+ *   `taken.joined` is true for a snapshot of another room than the one held before
  * @property {boolean} [reconnect] reconnect after a drop (default true)
  * @property {number} [maxBackoff] longest wait between attempts, in seconds (default 5)
  * @property {number} [maxAttempts] attempts in a row before giving up (default 100)
@@ -128,38 +103,6 @@ export const ANSWERED_BY = Object.freeze({
  *   must carry its `id` (from `nextId()`), so that its answer or refusal can be told apart.
  */
 
-/** The server refused a request: `code` is the wire error code, `reason` the engine's. */
-export class RequestError extends Error {
-  /** @param {Message} error the `error` message */
-  constructor(error) {
-    super(`${String(error.code)}: ${String(error.message ?? "")}`);
-    this.name = "RequestError";
-    this.error = error;
-    /** @type {string} */
-    this.code = String(error.code);
-    /** @type {string | null} */
-    this.reason = typeof error.reason === "string" ? error.reason : null;
-  }
-}
-
-/** The connection dropped (or was not there) while a request waited; the session reconnects. */
-export class SessionInterrupted extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = "SessionInterrupted";
-  }
-}
-
-/**
- * @typedef {object} Waiter
- * @property {Set<number>} ids
- * @property {string | null} kind
- * @property {(message: Message) => void} resolve
- * @property {(error: Error) => void} reject
- * @property {unknown} timer
- */
-
 export class Session {
   /** @param {SessionOptions} options */
   constructor(options) {
@@ -168,13 +111,10 @@ export class Session {
     this.homeUrl = options.url;
     this.name = options.name;
     this.lang = options.lang ?? "en";
-    this.store = new ViewStore();
+    /** The room the player is in and the view of it: the page's one copy of either. */
+    this.roomState = new RoomState();
     /** @type {Message | null} the last `welcome` */
     this.welcome = null;
-    /** @type {Record<string, unknown> | null} the room of the last snapshot (null before any, and after leaving) */
-    this.room = null;
-    /** True from a snapshot of a running game, seated, until its `match_result`. */
-    this.inGame = false;
     /** How many times the session came back after a drop. */
     this.reconnects = 0;
     /** @type {"idle" | "connecting" | "handshake" | "open" | "waiting" | "closed"} */
@@ -198,13 +138,9 @@ export class Session {
     this._socketUrl = this.url;
     /** @type {number | null} the id of the current connection's `hello` */
     this._helloId = null;
-    /** @type {Waiter[]} */
-    this._waiters = [];
-    /** @type {Waiter[]} waiters for answers without an id, oldest first */
-    this._byKind = [];
+    this._requests = new Requests(options.timers);
     this._attempt = 0;
     this._comingBack = false;
-    this._resyncSent = false;
     /** @type {{ room: unknown, reservation: unknown, requestId: number | null } | null} */
     this._reservation = null;
     /** @type {unknown} */
@@ -219,6 +155,21 @@ export class Session {
   /** The resume token of the last `welcome` (null before the first, or after it was refused). */
   get resumeToken() {
     return this._token;
+  }
+
+  /** The view of the room the player is in, and its sequence number. */
+  get store() {
+    return this.roomState.store;
+  }
+
+  /** @returns {import("./messages.js").RoomInfo | null} the room of the last snapshot (null before any, and after leaving) */
+  get room() {
+    return this.roomState.room;
+  }
+
+  /** True from a snapshot of a running game, seated, until its `match_result`. */
+  get inGame() {
+    return this.roomState.inGame;
   }
 
   /** True while a socket is open and welcomed (false while connecting or reconnecting). */
@@ -263,6 +214,9 @@ export class Session {
     const id = typeof message.id === "number" ? message.id : this.nextId();
     const { id: _ignored, ...fields } = message;
     this._write({ id, ...fields }, true);
+    if (message.type === "leave") {
+      this.roomState.leave(id); // until the server answers, the room's late messages are not current
+    }
     return id;
   }
 
@@ -276,31 +230,13 @@ export class Session {
    * @returns {Promise<Message>}
    */
   request(message, options = {}) {
-    const timeout = options.timeout ?? 10;
-    return new Promise((resolve, reject) => {
-      /** @type {Waiter} */
-      const waiter = {
-        ids: new Set(),
-        kind: ANSWERED_BY[message.type] ?? null,
-        resolve,
-        reject,
-        timer: null,
-      };
-      try {
-        waiter.ids.add(this.send(message));
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      waiter.timer = this._timers.setTimeout(() => {
-        this._forget(waiter);
-        reject(new SessionInterrupted(`no answer to ${message.type} within ${timeout} s`));
-      }, timeout * 1000);
-      this._waiters.push(waiter);
-      if (waiter.kind !== null) {
-        this._byKind.push(waiter);
-      }
-    });
+    let id;
+    try {
+      id = this.send(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this._requests.wait(message, id, options.timeout ?? 10);
   }
 
   // ------------------------------------------------------------ connecting
@@ -395,7 +331,7 @@ export class Session {
       return;
     }
     this._clearTimers();
-    this._interrupt(reason);
+    this._requests.interrupt(reason);
     if (code === CLOSE_POLICY || !this._reconnect) {
       this._end(code, `the server closed the session: ${reason}`);
       return;
@@ -474,11 +410,8 @@ export class Session {
     this._reservation = null;
     if (reservation !== null) {
       const join = { id: this.nextId(), type: "join_room", room: reservation.room, reservation: reservation.reservation };
-      for (const waiter of this._waiters) {
-        // the join's answer now comes from this node, under a new id
-        if (reservation.requestId !== null && waiter.ids.has(reservation.requestId)) {
-          waiter.ids.add(join.id);
-        }
+      if (reservation.requestId !== null) {
+        this._requests.alias(reservation.requestId, join.id); // the join's answer now comes from this node
       }
       this._write(join, true);
     }
@@ -491,8 +424,9 @@ export class Session {
   _backAgain(resumed) {
     this._comingBack = false;
     this.reconnects += 1;
+    this.roomState.settled();
     if (!resumed) {
-      this._lostRoom();
+      this.roomState.lost();
     }
     this._emit({ type: "reconnected", local: true, resumed });
   }
@@ -504,7 +438,7 @@ export class Session {
     /** @type {Message} */
     let message;
     try {
-      message = decodeServer(toFrame(data));
+      message = decodeServer(frameBytes(data));
     } catch (error) {
       if (!(error instanceof ProtocolError)) {
         throw error;
@@ -522,9 +456,7 @@ export class Session {
         this._tokenRefused = true;
         this._token = null;
         this._storage?.removeItem(this._storageKey);
-        this.store.clear();
-        this.room = null;
-        this.inGame = false;
+        this.roomState.lost();
       }
       this._emit(message); // other refusals of the hello: the server closes the connection next
       return;
@@ -544,58 +476,20 @@ export class Session {
       this._emit(message);
       const after = typeof message.retry_after === "number" ? message.retry_after : null;
       this._clearTimers();
-      this._interrupt("the room is moving to another node");
+      this._requests.interrupt("the room is moving to another node");
       this._comeBack("the room is moving to another node", after);
       return;
     }
-    this._apply(message);
-    this._settle(message);
-    this._emit(message);
-  }
-
-  /** @param {Message} message */
-  _apply(message) {
-    switch (message.type) {
-      case "snapshot": {
-        this.store.onSnapshot(/** @type {import("./store.js").SnapshotLike} */ (/** @type {unknown} */ (message)));
-        this._resyncSent = false;
-        this.room = isMap(message.room) ? message.room : null;
-        this.inGame = this.room?.state === "playing" && typeof message.seat === "number";
-        break;
-      }
-      case "delta": {
-        if (!this.store.onDelta(/** @type {import("./store.js").DeltaLike} */ (/** @type {unknown} */ (message)))) {
-          this._resync();
-        }
-        break;
-      }
-      case "your_turn": {
-        if (this.store.seq !== null && typeof message.seq === "number" && message.seq > this.store.seq) {
-          this.store.needsResync = true; // a turn counted past our view: a delta went missing
-          this._resync();
-        }
-        break;
-      }
-      case "match_result": {
-        this.inGame = false;
-        break;
-      }
-      case "left": {
-        this.inGame = false;
-        this.room = null;
-        break;
-      }
-      default:
-        break;
+    const taken = this.roomState.take(message);
+    if (taken.resync) {
+      this._resync();
     }
+    this._requests.settle(message);
+    this._emit(message, taken);
   }
 
-  /** Asks once for a fresh snapshot; the next snapshot allows asking again. */
+  /** Asks for a fresh snapshot (the room's state asks once until the next snapshot). */
   _resync() {
-    if (this._resyncSent) {
-      return;
-    }
-    this._resyncSent = true;
     try {
       this.send({ type: "resync" });
     } catch (error) {
@@ -605,63 +499,6 @@ export class Session {
     }
   }
 
-  /** @param {Message} message */
-  _settle(message) {
-    if (typeof message.id === "number") {
-      const id = message.id;
-      const waiter = this._waiters.find((w) => w.ids.has(id));
-      if (waiter) {
-        this._resolve(waiter, message);
-        return;
-      }
-    }
-    if (message.type === "error") {
-      return;
-    }
-    const waiter = this._byKind.find((w) => w.kind === message.type);
-    if (waiter) {
-      this._resolve(waiter, message);
-    }
-  }
-
-  /**
-   * @param {Waiter} waiter
-   * @param {Message} message
-   */
-  _resolve(waiter, message) {
-    this._forget(waiter);
-    if (message.type === "error") {
-      waiter.reject(new RequestError(message));
-    } else {
-      waiter.resolve(message);
-    }
-  }
-
-  /** @param {Waiter} waiter */
-  _forget(waiter) {
-    this._timers.clearTimeout(waiter.timer);
-    this._waiters = this._waiters.filter((w) => w !== waiter);
-    this._byKind = this._byKind.filter((w) => w !== waiter);
-  }
-
-  /**
-   * Every request still waiting fails (the caller watches the events).
-   * @param {string} reason
-   */
-  _interrupt(reason) {
-    for (const waiter of [...this._waiters]) {
-      this._forget(waiter);
-      waiter.reject(new SessionInterrupted(`the connection dropped: ${reason}`));
-    }
-  }
-
-  /** Back without a seat: forget the old room's view so nothing acts on it. */
-  _lostRoom() {
-    this.store.clear();
-    this.room = null;
-    this.inGame = false;
-  }
-
   /**
    * @param {number | null} code
    * @param {string} reason
@@ -669,7 +506,7 @@ export class Session {
   _end(code, reason) {
     this._clearTimers();
     this.state = "closed";
-    this._interrupt(reason);
+    this._requests.interrupt(reason);
     this._emit({ type: "closed", local: true, code, reason });
   }
 
@@ -688,28 +525,14 @@ export class Session {
     }
   }
 
-  /** @param {Message | Notice} event */
-  _emit(event) {
-    this._onEvent(event);
+  /**
+   * @param {Message | Notice} event
+   * @param {import("./room.js").Taken} [taken] what the message did to the room (`current`: false for a
+   *   message of the room's stream about a view no longer held)
+   */
+  _emit(event, taken = CURRENT) {
+    this._onEvent(event, taken);
   }
-}
-
-/**
- * The bytes of a received frame (text frames stay strings, which the codec refuses).
- * @param {unknown} data
- * @returns {Uint8Array | string}
- */
-function toFrame(data) {
-  if (typeof data === "string" || data instanceof Uint8Array) {
-    return data;
-  }
-  if (data instanceof ArrayBuffer) {
-    return new Uint8Array(data);
-  }
-  if (ArrayBuffer.isView(data)) {
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  }
-  throw new ProtocolError("bad_frame", "a frame is binary data");
 }
 
 /** @param {unknown} value */

@@ -87,6 +87,19 @@ export function roomLink(location, code) {
 }
 
 /**
+ * The server's WebSocket address: always the page's own host (`ws://` beside
+ * `http://`, `wss://` beside `https://`). Nothing in the address bar can point
+ * the page at another server: a link that could would hand that server the
+ * player's resume token, which is their seat.
+ * @param {{ protocol: string, host: string, search?: string }} location
+ * @returns {string}
+ */
+export function serverUrl(location) {
+  const secure = location.protocol === "https:";
+  return `${secure ? "wss" : "ws"}://${location.host || "127.0.0.1:8765"}/`;
+}
+
+/**
  * @typedef {{
  *   className?: string,
  *   text?: string,
@@ -123,7 +136,7 @@ export function h(tag, props = {}, ...children) {
     element.dataset[name] = value;
   }
   for (const [name, value] of Object.entries(props.props ?? {})) {
-    /** @type {any} */ (element)[name] = value;
+    Reflect.set(element, name, value);
   }
   for (const [type, listener] of Object.entries(props.on ?? {})) {
     element.addEventListener(type, listener);

@@ -39,6 +39,28 @@ export const TEMPERATURE_FILTER_ID = "cardavia-temperature";
  * @typedef {{ getItem(key: string): string | null, setItem(key: string, value: string): void, removeItem(key: string): void }} StorageLike
  */
 
+const REFUSED_IN_NAME = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const BLANK = /[\u115f\u1160\u3164\uffa0\u2800]/gu;
+
+/**
+ * A name as the server will take it (NFC, trimmed, 1 to 32 characters, no
+ * control or invisible format characters, something visible), or null.
+ * @param {unknown} typed
+ * @returns {string | null}
+ */
+export function validName(typed) {
+  const name = String(typed ?? "").normalize("NFC").trim();
+  const length = [...name].length;
+  if (length < 1 || length > 32 || REFUSED_IN_NAME.test(name)) {
+    return null;
+  }
+  if (!/[\p{L}\p{N}\p{P}\p{S}]/u.test(name.replace(BLANK, ""))) {
+    return null;
+  }
+  return name;
+}
+
+
 /** @returns {Settings} */
 export function defaultSettings() {
   return { lang: null, name: null, contrast: DEFAULT_LEVEL, grain: DEFAULT_LEVEL, temperature: DEFAULT_LEVEL, levels: {} };
