@@ -2,11 +2,20 @@ import js from "@eslint/js";
 import globals from "globals";
 
 /**
- * The page's pure state modules (`reduce(state, message) -> state`, tested
- * under Node): the lobby's, the table's (any `*_state.js` or `state*.js`,
- * or a `state/` folder) and the routing of refusals.
+ * The page's pure modules, tested under Node: the state modules (`reduce(state,
+ * message) -> state`: the lobby's, the table's, any `*_state.js` or `state*.js`
+ * or a `state/` folder), the routing of refusals, the table's message readers
+ * and intents, and Dou Dizhu's combination rules.
  */
-const PURE_STATE = ["src/**/*_state.js", "src/**/state*.js", "src/**/state/**/*.js", "src/ui/refusals.js"];
+const PURE_STATE = [
+  "src/**/*_state.js",
+  "src/**/state*.js",
+  "src/**/state/**/*.js",
+  "src/ui/refusals.js",
+  "src/ui/table/messages.js",
+  "src/ui/table/input.js",
+  "src/ui/tables/doudizhu_play.js",
+];
 
 export default [
   { ignores: ["dist/", "node_modules/"] },
