@@ -20,7 +20,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import Any
 
 from cardavia import __version__
 from cardavia.server.bot_runner import BotRunner
@@ -31,13 +31,14 @@ from cardavia.server.gc_pacer import GcPacer
 from cardavia.server.handlers import RequestHandlers
 from cardavia.server.handshake import Handshake
 from cardavia.server.limits import AddressLimits
-from cardavia.server.lobby import LobbyStore, MemoryLobby
+from cardavia.server.lobby import LobbyStore
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.records import RecordStore
 from cardavia.server.requests import ErrorReplies, RequestLoop
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
+from cardavia.server.services import Background, NodeServices, make_lobby
 from cardavia.server.sessions import SessionKeeper
 from cardavia.server.web_assets import WebAssets
 from cardavia.server.wire import Listener
@@ -45,27 +46,11 @@ from cardavia.server.wire import Listener
 log = logging.getLogger("cardavia.server")
 
 
-class Configured(Protocol):
-    """A part of the node that reads the node's settings."""
-
-    config: ServerConfig
-
-
-def make_lobby(config: ServerConfig) -> LobbyStore:
-    """The Redis lobby when a URL is configured, else the embedded in-memory one."""
-    if config.redis_url:
-        from cardavia.server.lobby_redis import RedisLobby
-
-        return RedisLobby(config.redis_url, prefix=config.redis_prefix)
-    return MemoryLobby()
-
-
 class CardaviaServer:
     """One node: construct it with its configuration (and a lobby to share, in tests), then
     ``serve_forever`` (the command line) or ``start`` and ``shutdown`` (tests, embedding)."""
 
     def __init__(self, config: ServerConfig, lobby: LobbyStore | None = None) -> None:
-        self._config = config
         self.lobby = lobby or make_lobby(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
@@ -75,54 +60,26 @@ class CardaviaServer:
             sessions_per_minute=config.sessions_per_minute,
             lookups_per_minute=config.failed_lookups_per_minute,
         )
+        self._background = Background()
+        shared = self.shared = NodeServices(config, self.lobby, self.limits, self.metrics, self._background)
         self._server: Listener | None = None
         self._stopping = asyncio.Event()
-        self._background: set[asyncio.Task[None]] = set()
         self._port = config.port
         self.web = WebAssets.load(config.web_dir, public_url=config.public_url)
-        self.session_keeper = SessionKeeper(config, self.lobby, self.limits, self.spawn)
-        sessions = self.session_keeper = SessionKeeper(config, self.lobby, self.limits, self.spawn)
+        sessions = self.session_keeper = SessionKeeper(shared)
         rooms = self.room_keeper = RoomKeeper(
-            config=config,
-            lobby=self.lobby,
-            runner=self.runner,
-            records=self.records,
-            sessions=sessions,
-            spawn=self.spawn,
+            shared, runner=self.runner, records=self.records, sessions=sessions
         )
-        replies = self.replies = ErrorReplies(config, self.metrics)
+        replies = ErrorReplies(shared)
         self.handlers = RequestHandlers(
-            config=config,
-            lobby=self.lobby,
-            limits=self.limits,
-            metrics=self.metrics,
-            records=self.records,
-            sessions=sessions,
-            rooms=rooms,
-            replies=replies,
-            spawn=self.spawn,
+            shared, records=self.records, sessions=sessions, rooms=rooms, replies=replies
         )
-        self.handshake = Handshake(
-            config=config,
-            lobby=self.lobby,
-            limits=self.limits,
-            metrics=self.metrics,
-            sessions=sessions,
-            rooms=rooms.rooms,
-            replies=replies,
-        )
+        self.handshake = Handshake(shared, sessions=sessions, rooms=rooms.rooms, replies=replies)
         self.requests = RequestLoop(
-            config=config,
-            limits=self.limits,
-            metrics=self.metrics,
-            replies=replies,
-            hello=self.handshake.hello,
-            dispatch=self.handlers.dispatch,
+            shared, replies=replies, hello=self.handshake.hello, dispatch=self.handlers.dispatch
         )
         self.front_door = FrontDoor(
-            config=config,
-            limits=self.limits,
-            metrics=self.metrics,
+            shared,
             web=self.web,
             sessions=sessions,
             rooms=rooms,
@@ -130,36 +87,19 @@ class CardaviaServer:
             refresh_gauges=self._refresh_gauges,
         )
         self.node_keeper = NodeKeeper(
-            config=config,
-            lobby=self.lobby,
-            rooms=rooms,
-            sessions=sessions,
-            web=self.web,
-            public_url=lambda: self.public_url,
+            shared, rooms=rooms, sessions=sessions, web=self.web, public_url=lambda: self.public_url
         )
 
     @property
     def config(self) -> ServerConfig:
         """The node's settings."""
-        return self._config
+        return self.shared.config
 
     @config.setter
     def config(self, config: ServerConfig) -> None:
         """New settings for a running node (a test shortens its timers): every part reads them
-        from its next use on, as a part that asked the server for them each time would."""
-        self._config = config
-        parts: tuple[Configured, ...] = (
-            self.session_keeper,
-            self.room_keeper,
-            self.replies,
-            self.handlers,
-            self.handshake,
-            self.requests,
-            self.front_door,
-            self.node_keeper,
-        )
-        for part in parts:
-            part.config = config
+        from its next use on."""
+        self.shared.config = config
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -233,14 +173,12 @@ class CardaviaServer:
         server = server or self._server
         if server is None:
             return
-        for task in list(self._background):  # no heartbeat or adoption while going down
-            task.cancel()
+        self._background.cancel()  # no heartbeat or adoption while going down
         self.room_keeper.freeze()  # and no new move: once the heartbeat stops, another node may adopt
         server.close()
         self.session_keeper.close_all()
         await server.wait_closed()
-        for task in list(self._background):
-            task.cancel()
+        self._background.cancel()
         await self.room_keeper.close_all()  # a move under way is journaled and applied whole
         self.runner.close()
         await self.records.drain()  # every finished game's record is on disk before the process ends
@@ -251,9 +189,7 @@ class CardaviaServer:
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background, keeping a reference until it is done."""
-        task = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._background.spawn(coro)
 
     # ------------------------------------------------------------ metrics
     def _refresh_gauges(self) -> None:

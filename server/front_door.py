@@ -26,11 +26,10 @@ from websockets.http11 import Request, Response
 from cardavia.games.errors import UnknownGameError
 from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol.i18n import served_catalogue
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_TRY_LATER, Connection
-from cardavia.server.limits import AddressLimits, client_address, parse_networks
-from cardavia.server.metrics import Metrics
+from cardavia.server.limits import client_address, parse_networks
 from cardavia.server.rooms import RoomKeeper
+from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
 from cardavia.server.web_assets import Asset, WebAssets, is_websocket_request, make_asset
 from cardavia.server.wire import Wire
@@ -59,20 +58,16 @@ class FrontDoor:
 
     def __init__(
         self,
+        shared: NodeServices,
         *,
-        config: ServerConfig,
-        limits: AddressLimits,
-        metrics: Metrics,
         web: WebAssets,
         sessions: SessionKeeper,
         rooms: RoomKeeper,
         receive: Callable[[Connection, bytes | str], Awaitable[None]],
         refresh_gauges: Callable[[], None],
     ) -> None:
-        self.config = config
-        self._trusted_proxies = parse_networks(config.trusted_proxies)
-        self._limits = limits
-        self._metrics = metrics
+        self._shared = shared
+        self._trusted_proxies = parse_networks(shared.config.trusted_proxies)
         self._web = web
         self._sessions = sessions
         self._rooms = rooms
@@ -85,12 +80,12 @@ class FrontDoor:
         """A WebSocket is open: a connection, unless its address has too many already."""
         peer = wire.remote_address
         address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
-        if not self._limits.connect(address):
-            self._metrics.limited.labels("connections").inc()
+        if not self._shared.limits.connect(address):
+            self._shared.metrics.limited.labels("connections").inc()
             log.info("event=refused reason=connections_per_ip address=%s", address)
             wire.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
-        conn = Connection(wire, self.config, address, self._receive)
+        conn = Connection(wire, self._shared.config, address, self._receive)
         self._sessions.add(conn)
         wire.on_message = conn.received
         wire.on_lost = lambda: conn.lost(lambda: self._gone(conn))
@@ -108,7 +103,7 @@ class FrontDoor:
             return wire.respond(HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             self._refresh_gauges()
-            body = self._metrics.render().decode()
+            body = self._shared.metrics.render().decode()
             return _respond(wire, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if path.startswith("/rules/"):
             return self._rules_page(wire, path.removeprefix("/rules/"), request.path)

@@ -25,17 +25,15 @@ from cardavia.games.rules import rules_text
 from cardavia.games.traditions import catalogue as deck_catalogue
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import Connection
-from cardavia.server.limits import AddressLimits
-from cardavia.server.lobby import LobbyStore, RoomEntry, SeatEntry, SessionEntry
-from cardavia.server.metrics import Metrics
+from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.records import RecordStore
 from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
 from cardavia.server.seats import room_info
-from cardavia.server.sessions import SessionKeeper, Spawn
+from cardavia.server.services import NodeServices
+from cardavia.server.sessions import SessionKeeper
 
 R = TypeVar("R", bound=m.Request)
 Handler = Callable[[Connection, Any], Awaitable[None] | None]
@@ -75,27 +73,19 @@ class RequestHandlers:
 
     def __init__(
         self,
+        shared: NodeServices,
         *,
-        config: ServerConfig,
-        lobby: LobbyStore,
-        limits: AddressLimits,
-        metrics: Metrics,
         records: RecordStore,
         sessions: SessionKeeper,
         rooms: RoomKeeper,
         replies: ErrorReplies,
-        spawn: Spawn,
     ) -> None:
-        self.config = config
-        self._lobby = lobby
-        self._limits = limits
-        self._metrics = metrics
+        self._shared = shared
         self._records = records
         self._sessions = sessions
         self._keeper = rooms
         self._rooms = rooms.rooms
         self._replies = replies
-        self._spawn = spawn
         self.routes: dict[type[m.Request], Handler] = dict(
             (
                 _route(m.GetCatalogue, self._on_get_catalogue),
@@ -138,25 +128,27 @@ class RequestHandlers:
         conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=bot_catalogue()))
 
     async def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
-        entries = await self._lobby.list_open(msg.game, msg.limit)
+        entries = await self._shared.lobby.list_open(msg.game, msg.limit)
         conn.send(m.Rooms(id=msg.id, rooms=[room_info(e) for e in entries]))
 
     async def _claim(self, conn: Connection, room: Room) -> None:
         """Take a free human seat through the lobby (atomic there), then sit in it here."""
-        seat = await self._lobby.claim_seat(room.id, conn.session, conn.name)
-        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        seat = await self._shared.lobby.claim_seat(room.id, conn.session, conn.name)
         await self._seat(conn, room, seat)
 
     async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
-        """Sit ``conn`` in ``seat``: the lobby learns it first, then the player is told.
+        """Sit ``conn`` in ``seat``, which the lobby gave it (a claim, a quick match or a seat held
+        for a redirect): the room's entry takes the lobby's decision, the lobby learns the
+        session's seat first, then the player is told.
 
         The other way round, a player whose connection dropped right after the snapshot
         came back to a session that did not know its seat yet: welcomed without its room,
         while the room waited for them."""
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
         room.hold(seat, conn.session, conn.name)  # a resume meanwhile finds the seat its own
-        await self._lobby.save_session(
+        await self._shared.lobby.save_session(
             SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat)
         )
         if conn.closing or not self._sessions.current(conn):
@@ -183,7 +175,7 @@ class RequestHandlers:
             conn.room = room
             room.watch(conn)
         if msg.fill_after is not None:
-            self._spawn(self._fill_later(room, msg.fill_after))
+            self._shared.spawn(self._fill_later(room, msg.fill_after))
 
     async def _fill_later(self, room: Room, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -197,17 +189,15 @@ class RequestHandlers:
         (``unknown_room`` in the read loop): an address that has guessed too often is not
         answered any more until its budget refills, so private rooms' codes cannot be found
         by trying them."""
-        if not self._limits.lookups_left(conn.address):
-            self._metrics.limited.labels("lookups").inc()
+        if not self._shared.limits.lookups_left(conn.address):
+            self._shared.metrics.limited.labels("lookups").inc()
             raise ProtocolError(
                 "rate_limited", "too many room codes from your address named no room; wait a minute"
             )
-        entry = await self._lobby.get_room(room_id) if room_id else None
+        entry = await self._shared.lobby.get_room(room_id) if room_id else None
         if entry is None and code:
-            entry = await self._lobby.room_by_code(code)
-        if entry is None or (
-            entry.node == self.config.node_id and entry.room not in self._rooms
-        ):
+            entry = await self._shared.lobby.room_by_code(code)
+        if entry is None or (entry.node == self._shared.config.node_id and entry.room not in self._rooms):
             raise ProtocolError("unknown_room", "no room has that id or code")
         return entry
 
@@ -224,14 +214,14 @@ class RequestHandlers:
         Only to a node that has missed no heartbeat: one that has is probably dead (its
         heartbeat has yet to expire), so the seat is given back and the client is told
         ``node_unavailable`` with the time after which the room should run elsewhere."""
-        url = (await self._lobby.fresh_nodes(self.config.heartbeat_seconds)).get(entry.node)
+        url = (await self._shared.lobby.fresh_nodes(self._shared.config.heartbeat_seconds)).get(entry.node)
         if url is None:
-            await self._lobby.set_seat(entry.room, seat, SeatEntry())
+            await self._shared.lobby.set_seat(entry.room, seat, SeatEntry())
             self._replies.room_moving(conn, rid, entry.room)
             return
         token = "rsv-" + secrets.token_urlsafe(18)
-        await self._lobby.reserve(
-            token, entry.room, seat, conn.session, self.config.reservation_seconds
+        await self._shared.lobby.reserve(
+            token, entry.room, seat, conn.session, self._shared.config.reservation_seconds
         )
         conn.send(m.Redirect(id=rid, url=url, room=entry.room, reservation=token))
 
@@ -242,8 +232,8 @@ class RequestHandlers:
         entry = await self._lookup(conn, msg.room, msg.code)
         if not entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
-        if entry.node != self.config.node_id:
-            seat = await self._lobby.claim_seat(entry.room, conn.session, conn.name)
+        if entry.node != self._shared.config.node_id:
+            seat = await self._shared.lobby.claim_seat(entry.room, conn.session, conn.name)
             await self._redirect(conn, msg.id, entry, seat)
             return
         room = self._rooms[entry.room]
@@ -253,13 +243,12 @@ class RequestHandlers:
         await self._start_when_full(room)
 
     async def _join_reserved(self, conn: Connection, token: str) -> None:
-        held = await self._lobby.take_reservation(token, conn.session)
+        held = await self._shared.lobby.take_reservation(token, conn.session)
         if held is None or held[0] not in self._rooms:
             raise ProtocolError(
                 "bad_reservation", "that seat reservation is unknown, used, expired or not yours"
             )
         room, seat = self._rooms[held[0]], held[1]
-        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
         await self._seat(conn, room, seat)
         await self._start_when_full(room)
 
@@ -270,16 +259,15 @@ class RequestHandlers:
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
         await self._leave(conn)  # first out of the room it is in: never two seats of one session
-        found = await self._lobby.quick_match(msg.game, conn.session, conn.name)
+        found = await self._shared.lobby.quick_match(msg.game, conn.session, conn.name)
         if found is not None and found[0] not in self._rooms:
-            entry = await self._lobby.get_room(found[0])
-            if entry is not None and entry.node != self.config.node_id:
+            entry = await self._shared.lobby.get_room(found[0])
+            if entry is not None and entry.node != self._shared.config.node_id:
                 await self._redirect(conn, msg.id, entry, found[1])
                 return
             found = None  # a room of this node that has just closed (its lobby entry goes next)
         if found is not None:
             room, seat = self._rooms[found[0]], found[1]
-            room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
             await self._seat(conn, room, seat)
             await self._start_when_full(room)
             return
@@ -313,7 +301,7 @@ class RequestHandlers:
         await self._start(room)
 
     async def _start(self, room: Room) -> None:
-        await self._lobby.set_state(room.id, "playing")
+        await self._shared.lobby.set_state(room.id, "playing")
         await room.start(match_seed())
 
     async def _on_start(self, conn: Connection, msg: m.Start) -> None:
@@ -333,7 +321,7 @@ class RequestHandlers:
 
     async def _rematch(self, room: Room) -> None:
         """Every seat that must agree has asked: the same seats play a new match."""
-        await self._lobby.set_state(room.id, "playing")
+        await self._shared.lobby.set_state(room.id, "playing")
         await room.rematch(match_seed())
 
     def _my_room(self, conn: Connection) -> Room:
@@ -354,11 +342,11 @@ class RequestHandlers:
             room.leave(conn.seat)
             if room.state is None:  # before the game the seat opens again
                 room.entry.seats[conn.seat] = SeatEntry()
-                await self._lobby.set_seat(room.id, conn.seat, SeatEntry())
+                await self._shared.lobby.set_seat(room.id, conn.seat, SeatEntry())
         room.unwatch(conn)
         conn.room, conn.seat = None, None
         # the session holds no seat any more: a resume must not lead back into this room
-        await self._lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
+        await self._shared.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
         if room.finished and room.rematch_asked and not room.rematch_waiting():
             await self._rematch(room)  # those who stay had all asked; the leaver's stand-in plays on
         self._keeper.close_if_abandoned(room)
@@ -368,7 +356,7 @@ class RequestHandlers:
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         await room.act(conn.seat, dict(msg.action))
-        self._metrics.actions_of(room.entry.game).inc()
+        self._shared.metrics.actions_of(room.entry.game).inc()
 
     def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
         room = self._my_room(conn)

@@ -19,13 +19,11 @@ from collections.abc import Mapping
 from cardavia import __version__
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Connection
-from cardavia.server.limits import AddressLimits
-from cardavia.server.lobby import LobbyStore, SessionEntry
-from cardavia.server.metrics import Metrics
+from cardavia.server.lobby import SessionEntry
 from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
+from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper, token_hash
 
 log = logging.getLogger("cardavia.server")
@@ -36,19 +34,13 @@ class Handshake:
 
     def __init__(
         self,
+        shared: NodeServices,
         *,
-        config: ServerConfig,
-        lobby: LobbyStore,
-        limits: AddressLimits,
-        metrics: Metrics,
         sessions: SessionKeeper,
         rooms: Mapping[str, Room],
         replies: ErrorReplies,
     ) -> None:
-        self.config = config
-        self._lobby = lobby
-        self._limits = limits
-        self._metrics = metrics
+        self._shared = shared
         self._sessions = sessions
         self._rooms = rooms
         self._replies = replies
@@ -74,14 +66,14 @@ class Handshake:
     async def _handshake(self, conn: Connection, msg: m.Hello) -> None:
         session = None
         if msg.resume:
-            session = await self._lobby.session_by_token(token_hash(msg.resume))
+            session = await self._shared.lobby.session_by_token(token_hash(msg.resume))
             if session is None:
                 self._replies.send(
                     conn, msg.id, "bad_resume_token", "that resume token is unknown or was replaced"
                 )
         if session is None:
-            if not self._limits.new_session(conn.address):
-                self._metrics.limited.labels("sessions").inc()
+            if not self._shared.limits.new_session(conn.address):
+                self._shared.metrics.limited.labels("sessions").inc()
                 self._replies.send(
                     conn, msg.id, "rate_limited", "too many new sessions from your address; retry later"
                 )
@@ -91,7 +83,7 @@ class Handshake:
         token = secrets.token_urlsafe(24)
         session.token_hash = token_hash(token)
         session.name = msg.name
-        await self._lobby.save_session(session)
+        await self._shared.lobby.save_session(session)
         conn.session = session.session
         conn.token_hash = session.token_hash
         old = self._sessions.attach(conn, session.session)
@@ -133,12 +125,12 @@ class Handshake:
         its heartbeat expires and the room is adopted: sent to a node that was killed, the
         player would only find nothing listening there."""
         assert session.room is not None
-        entry = await self._lobby.get_room(session.room)
+        entry = await self._shared.lobby.get_room(session.room)
         if entry is None or session.seat is None or entry.seats[session.seat].session != session.session:
             return
-        url = None
-        if entry.node != self.config.node_id:
-            url = (await self._lobby.fresh_nodes(self.config.heartbeat_seconds)).get(entry.node)
+        config, url = self._shared.config, None
+        if entry.node != config.node_id:
+            url = (await self._shared.lobby.fresh_nodes(config.heartbeat_seconds)).get(entry.node)
         if url is not None:
             conn.send(m.Redirect(id=rid, url=url, room=session.room))
             return

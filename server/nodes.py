@@ -46,9 +46,9 @@ import logging
 import time
 from collections.abc import Callable
 
-from cardavia.server.config import ServerConfig
-from cardavia.server.lobby import LobbyStore, LobbyUnavailable, SessionEntry
+from cardavia.server.lobby import LobbyUnavailable, SessionEntry
 from cardavia.server.rooms import RoomKeeper
+from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
 from cardavia.server.web_assets import WebAssets
 
@@ -64,16 +64,14 @@ class NodeKeeper:
 
     def __init__(
         self,
+        shared: NodeServices,
         *,
-        config: ServerConfig,
-        lobby: LobbyStore,
         rooms: RoomKeeper,
         sessions: SessionKeeper,
         web: WebAssets,
         public_url: Callable[[], str],
     ) -> None:
-        self.config = config
-        self._lobby = lobby
+        self._shared = shared
         self._keeper = rooms
         self._sessions = sessions
         self._web = web
@@ -94,13 +92,13 @@ class NodeKeeper:
         failures = 0
         while True:
             try:
-                await self._lobby.register_node(
-                    self.config.node_id, self._public_url(), self.config.node_ttl
+                await self._shared.lobby.register_node(
+                    self._shared.config.node_id, self._public_url(), self._shared.config.node_ttl
                 )
                 if failures:
                     await self._reregister()
                     log.info(
-                        "event=lobby_back node=%s after_failures=%s", self.config.node_id, failures
+                        "event=lobby_back node=%s after_failures=%s", self._shared.config.node_id, failures
                     )
                 failures = 0
                 for room in list(self._keeper.rooms.values()):
@@ -112,24 +110,24 @@ class NodeKeeper:
                         log.exception("event=journal_flush_failed room=%s", room.id)
                 if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
                     await self.reclaim_own_rooms()
-                alive = await self._lobby.nodes()
-                node = self.config.node_id  # the page may follow redirects to the others
+                alive = await self._shared.lobby.nodes()
+                node = self._shared.config.node_id  # the page may follow redirects to the others
                 self._web.set_peers(url for other, url in alive.items() if other != node)
                 await self._adopt_orphans(alive)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
                 log.warning(
                     "event=lobby_unreachable node=%s failures=%s error=%s",
-                    self.config.node_id,
+                    self._shared.config.node_id,
                     failures,
                     exc,
                 )
-            pause = self.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
+            pause = self._shared.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
             await asyncio.sleep(pause)
 
     async def _reregister(self) -> None:
         """Write this node's rooms, their journals and its players' sessions back into the lobby."""
-        lobby = self._lobby
+        lobby = self._shared.lobby
         for room in list(self._keeper.rooms.values()):
             if await lobby.get_room(room.id) is None:
                 await lobby.create_room(room.entry.copy())
@@ -146,13 +144,13 @@ class NodeKeeper:
     async def _adopt_orphans(self, alive: dict[str, str]) -> None:
         """Rebuild here the rooms of nodes whose heartbeat stopped (those not ``alive``); a lease
         makes one node win each."""
-        lobby = self._lobby
+        lobby = self._shared.lobby
         for node in await lobby.known_nodes():
-            if node in alive or node == self.config.node_id:
+            if node in alive or node == self._shared.config.node_id:
                 continue
             for room_id in await lobby.rooms_of(node):
                 if room_id in self._keeper.rooms or not await lobby.take_lease(
-                    room_id, self.config.node_id, LEASE_SECONDS
+                    room_id, self._shared.config.node_id, LEASE_SECONDS
                 ):
                     continue
                 await self._adopt(room_id, node)
@@ -166,11 +164,11 @@ class NodeKeeper:
         later sees it alive and leaves the room; one that took a lease earlier holds
         it, and this node waits for it: a room that node moved stays there.
         """
-        lobby = self._lobby
-        node = self.config.node_id
+        lobby = self._shared.lobby
+        node = self._shared.config.node_id
         async with self._reclaiming:
             try:
-                await lobby.register_node(node, self._public_url(), self.config.node_ttl)
+                await lobby.register_node(node, self._public_url(), self._shared.config.node_ttl)
                 for room_id in await lobby.rooms_of(node):
                     if room_id not in self._keeper.rooms and await self._wait_for_lease(room_id):
                         await self._adopt(room_id, node)
@@ -182,13 +180,13 @@ class NodeKeeper:
     async def _wait_for_lease(self, room_id: str) -> bool:
         """This node's lease on one of its rooms, waited for while another node holds it;
         False if the room is gone or that node moved it meanwhile."""
-        lobby = self._lobby
-        node = self.config.node_id
+        lobby = self._shared.lobby
+        node = self._shared.config.node_id
         while not await lobby.take_lease(room_id, node, LEASE_SECONDS):
             entry = await lobby.get_room(room_id)
             if entry is None or entry.node != node:
                 return False
-            await asyncio.sleep(self.config.heartbeat_seconds / 2)
+            await asyncio.sleep(self._shared.config.heartbeat_seconds / 2)
         return True
 
     async def _adopt(self, room_id: str, owner: str) -> None:
@@ -197,8 +195,8 @@ class NodeKeeper:
         The list may be older than the lease: if the room has moved since, or
         ``owner`` (another node) is alive again, the room is left to them.
         """
-        lobby = self._lobby
-        me = self.config.node_id
+        lobby = self._shared.lobby
+        me = self._shared.config.node_id
         entry = await lobby.get_room(room_id)
         if entry is None:  # expired: drop it from the list, or every lease would try it again
             await lobby.forget_room(room_id, owner)

@@ -21,10 +21,8 @@ from cardavia.games.errors import CardaviaError, IllegalAction
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_POLICY, Connection
-from cardavia.server.limits import AddressLimits
-from cardavia.server.metrics import Metrics
+from cardavia.server.services import NodeServices
 
 log = logging.getLogger("cardavia.server")
 
@@ -38,9 +36,8 @@ room ids or codes that name no room (so one connection cannot go on guessing pri
 class ErrorReplies:
     """The ``error`` messages the node sends, each counted by its code (``cardavia_errors_total``)."""
 
-    def __init__(self, config: ServerConfig, metrics: Metrics) -> None:
-        self.config = config
-        self._metrics = metrics
+    def __init__(self, shared: NodeServices) -> None:
+        self._shared = shared
 
     def send(
         self,
@@ -53,13 +50,13 @@ class ErrorReplies:
         retry_after: float | None = None,
     ) -> None:
         """Answer request ``rid`` of ``conn`` with an error."""
-        self._metrics.errors.labels(code).inc()
+        self._shared.metrics.errors.labels(code).inc()
         conn.send(m.Error(id=rid, code=code, message=message, reason=reason, retry_after=retry_after))
 
     def room_moving(self, conn: Connection, rid: int, room: str) -> None:
         """Tell ``conn`` that ``room``'s node is gone (``node_unavailable``): ``retry_after`` covers
         the rest of that node's heartbeat and the adopter's next beats, by when the room runs again."""
-        retry = self.config.node_ttl + 2 * self.config.heartbeat_seconds
+        retry = self._shared.config.node_ttl + 2 * self._shared.config.heartbeat_seconds
         message = f"room {room} is moving to another node; retry in {retry:g} s"
         self.send(conn, rid, "node_unavailable", message, retry_after=retry)
 
@@ -70,17 +67,13 @@ class RequestLoop:
 
     def __init__(
         self,
+        shared: NodeServices,
         *,
-        config: ServerConfig,
-        limits: AddressLimits,
-        metrics: Metrics,
         replies: ErrorReplies,
         hello: Callable[[Connection, m.Hello], Awaitable[None]],
         dispatch: Callable[[Connection, m.Request], Awaitable[None]],
     ) -> None:
-        self.config = config
-        self._limits = limits
-        self._metrics = metrics
+        self._shared = shared
         self._replies = replies
         self._hello = hello
         self._dispatch = dispatch
@@ -93,7 +86,7 @@ class RequestLoop:
         try:
             allowed = conn.bucket.take()
             try:
-                message = decode_client(frame, self.config.max_frame)
+                message = decode_client(frame, self._shared.config.max_frame)
             except ProtocolError as exc:
                 rid = exc.request_id
                 raise
@@ -111,10 +104,10 @@ class RequestLoop:
         except CardaviaError as exc:
             self._replies.send(conn, rid, exc.code, exc.message)
             if exc.code == "unknown_room":  # a guessed code or id: counted per address as well
-                self._limits.failed_lookup(conn.address)
+                self._shared.limits.failed_lookup(conn.address)
             if exc.code in ABUSE_CODES:
                 conn.abuse += 1
-                if conn.abuse > self.config.abuse_limit:
+                if conn.abuse > self._shared.config.abuse_limit:
                     conn.close(CLOSE_POLICY, "too many bad messages")
         except Exception:  # never let one bad request take the connection's handler down
             log.exception(
@@ -123,4 +116,4 @@ class RequestLoop:
             self._replies.send(conn, rid, "internal_error", "the request failed on the server")
         else:
             if act:  # an accepted move: every recipient's delta is queued
-                self._metrics.action_latency.observe(time.perf_counter() - started)
+                self._shared.metrics.action_latency.observe(time.perf_counter() - started)

@@ -24,12 +24,12 @@ from cardavia.games.registry import get_game
 from cardavia.games.traditions import default_tradition, get_tradition
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.bot_runner import BotRunner
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import Connection
-from cardavia.server.lobby import LobbyStore, RoomEntry, SeatEntry
+from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
-from cardavia.server.sessions import SessionKeeper, Spawn
+from cardavia.server.services import NodeServices
+from cardavia.server.sessions import SessionKeeper
 
 log = logging.getLogger("cardavia.server")
 
@@ -53,21 +53,12 @@ class RoomKeeper:
     """The node's rooms by id, from their making (or adoption) to their closing."""
 
     def __init__(
-        self,
-        *,
-        config: ServerConfig,
-        lobby: LobbyStore,
-        runner: BotRunner,
-        records: RecordStore,
-        sessions: SessionKeeper,
-        spawn: Spawn,
+        self, shared: NodeServices, *, runner: BotRunner, records: RecordStore, sessions: SessionKeeper
     ) -> None:
-        self.config = config
-        self._lobby = lobby
+        self._shared = shared
         self._runner = runner
         self._records = records
         self._sessions = sessions
-        self._spawn = spawn
         self.rooms: dict[str, Room] = {}
         """The rooms running on this node, by id."""
 
@@ -87,10 +78,10 @@ class RoomKeeper:
         """A room on this node, created by ``conn`` and listed in the lobby; refuses what it may not ask."""
         if conn.room is not None and conn.seat is not None and not conn.room.finished:
             raise ProtocolError("already_in_room", "leave your room first")
-        if self._rooms_held(conn) >= self.config.max_rooms_per_connection:
+        if self._rooms_held(conn) >= self._shared.config.max_rooms_per_connection:
             raise ProtocolError(
                 "too_many_rooms",
-                f"at most {self.config.max_rooms_per_connection} rooms of yours may be open at once; "
+                f"at most {self._shared.config.max_rooms_per_connection} rooms of yours may be open at once; "
                 "leave one or let its match end",
             )
         game = get_game(game_id)
@@ -115,12 +106,12 @@ class RoomKeeper:
             humans=humans,
             bot_level=bot_level,
             owner=conn.session,
-            node=self.config.node_id,
+            node=self._shared.config.node_id,
             turn_seconds=self._turn_seconds(turn_seconds, public),
             fill_after=fill_after,
         )
         room = self.make_room(entry)
-        await self._lobby.create_room(entry)
+        await self._shared.lobby.create_room(entry)
         self.rooms[entry.room] = room
         log.info(
             "event=room_created room=%s game=%s public=%s session=%s",
@@ -152,10 +143,10 @@ class RoomKeeper:
             entry,
             runner=self._runner,
             make_bot=make_bot,
-            bot_delay=self.config.bot_delay,
-            grace_seconds=self.config.grace_seconds,
+            bot_delay=self._shared.config.bot_delay,
+            grace_seconds=self._shared.config.grace_seconds,
             on_finish=self._record,
-            journal=self._lobby,
+            journal=self._shared.lobby,
         )
 
     def adopted(self, room: Room) -> None:
@@ -166,7 +157,7 @@ class RoomKeeper:
         """The creator's timer; else the server default for public rooms; private rooms: off."""
         if asked is not None:
             return asked
-        return (self.config.default_turn_seconds or None) if public else None
+        return (self._shared.config.default_turn_seconds or None) if public else None
 
     def left(self, conn: Connection) -> None:
         """``conn`` is gone: it watches its room no more, its seat waits for it (or for its
@@ -190,9 +181,9 @@ class RoomKeeper:
         if room.state is None or room.deserted() or (room.finished and waited):
             self._close(room)
         elif room.finished:
-            wait = self.config.grace_seconds
+            wait = self._shared.config.grace_seconds
             if room.absent_at_end:
-                wait = max(wait, self.config.result_seconds)
+                wait = max(wait, self._shared.config.result_seconds)
             loop = asyncio.get_running_loop()
             loop.call_later(wait, lambda: self.close_if_abandoned(room, waited=True))
 
@@ -200,10 +191,10 @@ class RoomKeeper:
         room.close()
         self.rooms.pop(room.id, None)
         log.info("event=room_closed room=%s game=%s matches=%s", room.id, room.entry.game, room.matches)
-        self._spawn(self._lobby.delete_room(room.id))
+        self._shared.spawn(self._shared.lobby.delete_room(room.id))
         for slot in room.seats:  # its players' sessions hold no seat any more
             if slot.session is not None and not self._sessions.connected(slot.session):
-                self._spawn(self._sessions.expire(slot.session, room=room.id))
+                self._shared.spawn(self._sessions.expire(slot.session, room=room.id))
 
     def freeze(self) -> None:
         """No room starts a new move: the node is going down, and another may adopt its rooms."""
@@ -220,6 +211,6 @@ class RoomKeeper:
         record_id = f"{room.id}-{room.matches}"
         self._records.save(record_id, record)  # written by a thread: no room waits on the disk
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
-        self._spawn(self._lobby.set_state(room.id, "finished"))
+        self._shared.spawn(self._shared.lobby.set_state(room.id, "finished"))
         asyncio.get_running_loop().call_soon(self.close_if_abandoned, room)
         return record_id

@@ -20,18 +20,12 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
-from cardavia.server.config import ServerConfig
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, Connection
-from cardavia.server.limits import AddressLimits
-from cardavia.server.lobby import LobbyStore, LobbyUnavailable
+from cardavia.server.lobby import LobbyUnavailable
+from cardavia.server.services import NodeServices
 
 log = logging.getLogger("cardavia.server")
-
-Spawn = Callable[[Coroutine[Any, Any, None]], None]
-"""Runs a coroutine in the background for as long as the node runs (``CardaviaServer.spawn``)."""
 
 
 def token_hash(token: str) -> str:
@@ -42,11 +36,8 @@ def token_hash(token: str) -> str:
 class SessionKeeper:
     """The node's open connections, and the connection each live session speaks through."""
 
-    def __init__(self, config: ServerConfig, lobby: LobbyStore, limits: AddressLimits, spawn: Spawn) -> None:
-        self.config = config
-        self._lobby = lobby
-        self._limits = limits
-        self._spawn = spawn
+    def __init__(self, shared: NodeServices) -> None:
+        self._shared = shared
         self.connections: set[Connection] = set()
         """Every open WebSocket connection of this node, with or without a session."""
         self.live: dict[str, Connection] = {}
@@ -74,19 +65,19 @@ class SessionKeeper:
         """A connection's socket is closed and its last message handled: forget it, its address's
         count and, if it was still its session's, the session's connection."""
         self.connections.discard(conn)
-        self._limits.disconnect(conn.address)
+        self._shared.limits.disconnect(conn.address)
         log.info(
             "event=disconnected session=%s room=%s", conn.session or "-", conn.room.id if conn.room else "-"
         )
         if self.live.get(conn.session) is conn:
             del self.live[conn.session]
             if conn.seat is None:  # a seated session lives as long as its room (see RoomKeeper.close)
-                self._spawn(self.expire(conn.session))
+                self._shared.spawn(self.expire(conn.session))
 
     async def expire(self, session: str, *, room: str | None = None) -> None:
         """A session that holds no seat and has no connection here expires after ``session_seconds``."""
         try:
-            await self._lobby.expire_session(session, self.config.session_seconds, room=room)
+            await self._shared.lobby.expire_session(session, self._shared.config.session_seconds, room=room)
         except LobbyUnavailable:
             log.warning("event=session_expiry_skipped session=%s reason=lobby_unavailable", session)
 
@@ -96,10 +87,10 @@ class SessionKeeper:
         One sweep a quarter of the timeout (at most every 15 s) instead of a timer
         around every read: a timer per frame cost the server 4% of its time per action.
         """
-        timeout = self.config.idle_timeout
+        timeout = self._shared.config.idle_timeout
         while True:
             await asyncio.sleep(min(timeout / 4, 15.0))
-            self._limits.sweep()
+            self._shared.limits.sweep()
             limit = time.monotonic() - timeout
             for conn in list(self.connections):
                 if conn.room is None and conn.last_seen < limit and not conn.closing:
