@@ -71,7 +71,7 @@ class SessionKeeper:
         )
         if self.live.get(conn.session) is conn:
             del self.live[conn.session]
-            if conn.seat is None:  # a seated session lives as long as its room (see RoomKeeper.close)
+            if conn.seat is None:  # a seated session lives as long as its room (rooms.py expires it)
                 self._shared.spawn(self.expire(conn.session))
 
     async def expire(self, session: str, *, room: str | None = None) -> None:
