@@ -309,7 +309,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 _COMMAND_MODULES: tuple[str, ...] = (
-    "cardavia.server.cluster",
+    "cardavia.launcher",
     "cardavia.clients.cli.play",
     "cardavia.clients.cli.bot",
     "cardavia.clients.cli.swarm",

@@ -3,7 +3,11 @@ redirects to the node that runs a room, and moves, chat and records.
 
 Handlers validate, ask the lobby (whose seat claims are atomic across nodes)
 and hand the rest to the room; a refusal is a ``ProtocolError``, which the
-server's read loop sends back as an ``error`` for that request.
+read loop (``requests.py``) sends back as an ``error`` for that request. Each
+is given the narrow parts of the node it needs (the lobby, the room keeper,
+the session table), never the server itself, and is found through one
+dispatch table built when the node starts: a new request type is a message in
+``protocol/messages.py``, an ``_on_<type>`` method here and a row in ``routes``.
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import secrets
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from cardavia.bots.registry import catalogue as bot_catalogue
 from cardavia.bots.registry import levels_for
@@ -23,11 +27,17 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import Connection
 from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.records import RecordStore
+from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
+from cardavia.server.rooms import RoomKeeper
 from cardavia.server.seats import room_info
+from cardavia.server.services import NodeServices
+from cardavia.server.sessions import SessionKeeper
 
-if TYPE_CHECKING:
-    from cardavia.server.app import CardaviaServer
+R = TypeVar("R", bound=m.Request)
+Handler = Callable[[Connection, Any], Awaitable[None] | None]
+"""A request's handler: the connection and its request (of the type it is registered for)."""
 
 
 def match_seed() -> str:
@@ -50,23 +60,62 @@ def _level(msg: m.CreateRoom | m.PlayNow, game: str) -> str:
     return msg.bot_level or default_level(game)
 
 
-class RequestHandlers:
-    """The server's request handlers, one ``_on_<type>`` method per request type."""
+def _route(
+    kind: type[R], handler: Callable[[Connection, R], Awaitable[None] | None]
+) -> tuple[type[m.Request], Handler]:
+    """One row of the dispatch table; mypy checks that ``handler`` takes a ``kind``."""
+    return kind, handler
 
-    def __init__(self, server: CardaviaServer) -> None:
-        self.server = server
-        self._handlers: dict[type[m.Request], Callable[[Connection, Any], Any]] = {}
-        """Each request type's ``_on_<type>`` method, looked up once (pydantic's ``model_fields``
-        is not a cheap read to make for every message)."""
+
+class RequestHandlers:
+    """The node's request handlers, one ``_on_<type>`` method per request type, found through
+    the dispatch table (``routes``)."""
+
+    def __init__(
+        self,
+        shared: NodeServices,
+        *,
+        records: RecordStore,
+        sessions: SessionKeeper,
+        rooms: RoomKeeper,
+        replies: ErrorReplies,
+    ) -> None:
+        self._shared = shared
+        self._records = records
+        self._sessions = sessions
+        self._keeper = rooms
+        self._rooms = rooms.rooms
+        self._replies = replies
+        self.routes: dict[type[m.Request], Handler] = dict(
+            (
+                _route(m.GetCatalogue, self._on_get_catalogue),
+                _route(m.ListRooms, self._on_list_rooms),
+                _route(m.CreateRoom, self._on_create_room),
+                _route(m.JoinRoom, self._on_join_room),
+                _route(m.QuickMatch, self._on_quick_match),
+                _route(m.PlayNow, self._on_play_now),
+                _route(m.Leave, self._on_leave),
+                _route(m.Start, self._on_start),
+                _route(m.Rematch, self._on_rematch),
+                _route(m.Act, self._on_act),
+                _route(m.Resync, self._on_resync),
+                _route(m.Spectate, self._on_spectate),
+                _route(m.Chat, self._on_chat),
+                _route(m.GetRules, self._on_get_rules),
+                _route(m.GetRecord, self._on_get_record),
+            )
+        )
+        """Each request type's handler: every client request but ``hello`` (the handshake's).
+        A new request type gets its ``_on_<type>`` method and a row here."""
 
     async def dispatch(self, conn: Connection, msg: m.Request) -> None:
-        """Run the handler of a request (any but hello, which the server handles itself)."""
+        """Run the handler of a request (any but hello, which the handshake answers)."""
         if not conn.session:
             raise ProtocolError("handshake_required", "send hello first")
-        kind = type(msg)
-        handler = self._handlers.get(kind)
-        if handler is None:
-            handler = self._handlers[kind] = getattr(self, f"_on_{kind.model_fields['type'].default}")
+        handler = self.routes.get(type(msg))
+        if handler is None:  # a type the decoder knows and no handler takes: unknown here as well
+            kind = str(type(msg).model_fields["type"].default)
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
         result = handler(conn, msg)
         if inspect.isawaitable(result):
             await result
@@ -79,34 +128,36 @@ class RequestHandlers:
         conn.send(m.Catalogue(id=msg.id, games=games, decks=deck_catalogue(conn.lang), bots=bot_catalogue()))
 
     async def _on_list_rooms(self, conn: Connection, msg: m.ListRooms) -> None:
-        entries = await self.server.lobby.list_open(msg.game, msg.limit)
+        entries = await self._shared.lobby.list_open(msg.game, msg.limit)
         conn.send(m.Rooms(id=msg.id, rooms=[room_info(e) for e in entries]))
 
     async def _claim(self, conn: Connection, room: Room) -> None:
         """Take a free human seat through the lobby (atomic there), then sit in it here."""
-        seat = await self.server.lobby.claim_seat(room.id, conn.session, conn.name)
-        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        seat = await self._shared.lobby.claim_seat(room.id, conn.session, conn.name)
         await self._seat(conn, room, seat)
 
     async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
-        """Sit ``conn`` in ``seat``: the lobby learns it first, then the player is told.
+        """Sit ``conn`` in ``seat``, which the lobby gave it (a claim, a quick match or a seat held
+        for a redirect): the room's entry takes the lobby's decision, the lobby learns the
+        session's seat first, then the player is told.
 
         The other way round, a player whose connection dropped right after the snapshot
         came back to a session that did not know its seat yet: welcomed without its room,
         while the room waited for them."""
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
         room.hold(seat, conn.session, conn.name)  # a resume meanwhile finds the seat its own
-        await self.server.lobby.save_session(
+        await self._shared.lobby.save_session(
             SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat)
         )
-        if conn.closing or self.server.sessions.get(conn.session) is not conn:
+        if conn.closing or not self._sessions.current(conn):
             return  # a newer connection of the session took the seat meanwhile
         conn.room, conn.seat = room, seat
         room.sit(seat, conn, conn.name)
 
     async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
-        room = await self.server.new_room(
+        room = await self._keeper.new_room(
             conn,
             msg.game,
             deck=msg.deck,
@@ -124,11 +175,11 @@ class RequestHandlers:
             conn.room = room
             room.watch(conn)
         if msg.fill_after is not None:
-            self.server.spawn(self._fill_later(room, msg.fill_after))
+            self._shared.spawn(self._fill_later(room, msg.fill_after))
 
     async def _fill_later(self, room: Room, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        if room.state is None and room.id in self.server.rooms:
+        if room.state is None and room.id in self._rooms:
             await self._start(room)
 
     async def _lookup(self, conn: Connection, room_id: str | None, code: str | None) -> RoomEntry:
@@ -138,23 +189,21 @@ class RequestHandlers:
         (``unknown_room`` in the read loop): an address that has guessed too often is not
         answered any more until its budget refills, so private rooms' codes cannot be found
         by trying them."""
-        if not self.server.limits.lookups_left(conn.address):
-            self.server.metrics.limited.labels("lookups").inc()
+        if not self._shared.limits.lookups_left(conn.address):
+            self._shared.metrics.limited.labels("lookups").inc()
             raise ProtocolError(
                 "rate_limited", "too many room codes from your address named no room; wait a minute"
             )
-        entry = await self.server.lobby.get_room(room_id) if room_id else None
+        entry = await self._shared.lobby.get_room(room_id) if room_id else None
         if entry is None and code:
-            entry = await self.server.lobby.room_by_code(code)
-        if entry is None or (
-            entry.node == self.server.config.node_id and entry.room not in self.server.rooms
-        ):
+            entry = await self._shared.lobby.room_by_code(code)
+        if entry is None or (entry.node == self._shared.config.node_id and entry.room not in self._rooms):
             raise ProtocolError("unknown_room", "no room has that id or code")
         return entry
 
     async def _find_room(self, conn: Connection, room_id: str | None, code: str | None) -> Room:
         entry = await self._lookup(conn, room_id, code)
-        room = self.server.rooms.get(entry.room)
+        room = self._rooms.get(entry.room)
         if room is None:
             raise ProtocolError("unknown_room", "that room runs on another node; join it there")
         return room
@@ -165,15 +214,14 @@ class RequestHandlers:
         Only to a node that has missed no heartbeat: one that has is probably dead (its
         heartbeat has yet to expire), so the seat is given back and the client is told
         ``node_unavailable`` with the time after which the room should run elsewhere."""
-        config = self.server.config
-        url = (await self.server.lobby.fresh_nodes(config.heartbeat_seconds)).get(entry.node)
+        url = (await self._shared.lobby.fresh_nodes(self._shared.config.heartbeat_seconds)).get(entry.node)
         if url is None:
-            await self.server.lobby.set_seat(entry.room, seat, SeatEntry())
-            self.server.room_moving(conn, rid, entry.room)
+            await self._shared.lobby.set_seat(entry.room, seat, SeatEntry())
+            self._replies.room_moving(conn, rid, entry.room)
             return
         token = "rsv-" + secrets.token_urlsafe(18)
-        await self.server.lobby.reserve(
-            token, entry.room, seat, conn.session, self.server.config.reservation_seconds
+        await self._shared.lobby.reserve(
+            token, entry.room, seat, conn.session, self._shared.config.reservation_seconds
         )
         conn.send(m.Redirect(id=rid, url=url, room=entry.room, reservation=token))
 
@@ -184,24 +232,23 @@ class RequestHandlers:
         entry = await self._lookup(conn, msg.room, msg.code)
         if not entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
-        if entry.node != self.server.config.node_id:
-            seat = await self.server.lobby.claim_seat(entry.room, conn.session, conn.name)
+        if entry.node != self._shared.config.node_id:
+            seat = await self._shared.lobby.claim_seat(entry.room, conn.session, conn.name)
             await self._redirect(conn, msg.id, entry, seat)
             return
-        room = self.server.rooms[entry.room]
+        room = self._rooms[entry.room]
         if conn.room is room and conn.seat is not None:
             raise ProtocolError("already_in_room", "you are already seated in this room")
         await self._claim(conn, room)
         await self._start_when_full(room)
 
     async def _join_reserved(self, conn: Connection, token: str) -> None:
-        held = await self.server.lobby.take_reservation(token, conn.session)
-        if held is None or held[0] not in self.server.rooms:
+        held = await self._shared.lobby.take_reservation(token, conn.session)
+        if held is None or held[0] not in self._rooms:
             raise ProtocolError(
                 "bad_reservation", "that seat reservation is unknown, used, expired or not yours"
             )
-        room, seat = self.server.rooms[held[0]], held[1]
-        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        room, seat = self._rooms[held[0]], held[1]
         await self._seat(conn, room, seat)
         await self._start_when_full(room)
 
@@ -212,22 +259,21 @@ class RequestHandlers:
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
         await self._leave(conn)  # first out of the room it is in: never two seats of one session
-        found = await self.server.lobby.quick_match(msg.game, conn.session, conn.name)
-        if found is not None and found[0] not in self.server.rooms:
-            entry = await self.server.lobby.get_room(found[0])
-            if entry is not None and entry.node != self.server.config.node_id:
+        found = await self._shared.lobby.quick_match(msg.game, conn.session, conn.name)
+        if found is not None and found[0] not in self._rooms:
+            entry = await self._shared.lobby.get_room(found[0])
+            if entry is not None and entry.node != self._shared.config.node_id:
                 await self._redirect(conn, msg.id, entry, found[1])
                 return
             found = None  # a room of this node that has just closed (its lobby entry goes next)
         if found is not None:
-            room, seat = self.server.rooms[found[0]], found[1]
-            room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+            room, seat = self._rooms[found[0]], found[1]
             await self._seat(conn, room, seat)
             await self._start_when_full(room)
             return
         players = get_game(msg.game).players
         humans = 2 if msg.game == "doudizhu" else players
-        room = await self.server.new_room(
+        room = await self._keeper.new_room(
             conn,
             msg.game,
             deck=None,
@@ -241,7 +287,7 @@ class RequestHandlers:
         await self._claim(conn, room)
 
     async def _on_play_now(self, conn: Connection, msg: m.PlayNow) -> None:
-        room = await self.server.new_room(
+        room = await self._keeper.new_room(
             conn,
             msg.game,
             deck=msg.deck,
@@ -255,7 +301,7 @@ class RequestHandlers:
         await self._start(room)
 
     async def _start(self, room: Room) -> None:
-        await self.server.lobby.set_state(room.id, "playing")
+        await self._shared.lobby.set_state(room.id, "playing")
         await room.start(match_seed())
 
     async def _on_start(self, conn: Connection, msg: m.Start) -> None:
@@ -275,7 +321,7 @@ class RequestHandlers:
 
     async def _rematch(self, room: Room) -> None:
         """Every seat that must agree has asked: the same seats play a new match."""
-        await self.server.lobby.set_state(room.id, "playing")
+        await self._shared.lobby.set_state(room.id, "playing")
         await room.rematch(match_seed())
 
     def _my_room(self, conn: Connection) -> Room:
@@ -296,21 +342,21 @@ class RequestHandlers:
             room.leave(conn.seat)
             if room.state is None:  # before the game the seat opens again
                 room.entry.seats[conn.seat] = SeatEntry()
-                await self.server.lobby.set_seat(room.id, conn.seat, SeatEntry())
+                await self._shared.lobby.set_seat(room.id, conn.seat, SeatEntry())
         room.unwatch(conn)
         conn.room, conn.seat = None, None
         # the session holds no seat any more: a resume must not lead back into this room
-        await self.server.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
+        await self._shared.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
         if room.finished and room.rematch_asked and not room.rematch_waiting():
             await self._rematch(room)  # those who stay had all asked; the leaver's stand-in plays on
-        self.server.close_if_abandoned(room)
+        self._keeper.close_if_abandoned(room)
 
     async def _on_act(self, conn: Connection, msg: m.Act) -> None:
         room = self._my_room(conn)
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         await room.act(conn.seat, dict(msg.action))
-        self.server.metrics.actions_of(room.entry.game).inc()
+        self._shared.metrics.actions_of(room.entry.game).inc()
 
     def _on_resync(self, conn: Connection, msg: m.Resync) -> None:
         room = self._my_room(conn)
@@ -338,7 +384,7 @@ class RequestHandlers:
         conn.send(m.Rules(id=msg.id, game=msg.game, lang=text.lang, markdown=text.markdown))
 
     async def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
-        record = await self.server.records.load(msg.record)
+        record = await self._records.load(msg.record)
         if record is None:
             raise ProtocolError("unknown_record", "no record has that id")
         conn.send(m.RecordMessage(id=msg.id, record_id=msg.record, record=record))

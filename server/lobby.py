@@ -73,6 +73,30 @@ class RoomEntry:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
+    def take_seat(self, session: str, name: str) -> int | None:
+        """Seat ``session`` in the first free seat for people, if any: its index.
+
+        The one seat-claim rule of the in-memory lobby, for a join and a quick match alike
+        (the Redis lobby's is ``server/lua/seats.lua``)."""
+        free = self.human_seats_free()
+        if not free:
+            return None
+        self.seats[free[0]] = SeatEntry("human", name, session)
+        return free[0]
+
+
+CLAIM_REFUSALS: Final = {
+    "unknown_room": "no room {room!r}",
+    "room_started": "the room's game has already started",
+    "room_full": "every seat for people is taken",
+}
+"""Why a seat claim fails, by error code: the same words whichever backend refused."""
+
+
+def claim_refused(code: str, room: str) -> ProtocolError:
+    """The error for a seat claim on ``room`` refused with ``code`` (one of ``CLAIM_REFUSALS``)."""
+    return ProtocolError(code, CLAIM_REFUSALS[code].format(room=room))
+
 
 MISSED_BEATS: Final = 2.0
 """A node whose last heartbeat is this many heartbeat intervals old has missed a beat: it is
@@ -273,21 +297,20 @@ class MemoryLobby(LobbyStore):
     async def claim_seat(self, room: str, session: str, name: str) -> int:
         entry = self._rooms.get(room)
         if entry is None:
-            raise ProtocolError("unknown_room", f"no room {room!r}")
+            raise claim_refused("unknown_room", room)
         if entry.state != "waiting":
-            raise ProtocolError("room_started", "the room's game has already started")
-        free = entry.human_seats_free()
-        if not free:
-            raise ProtocolError("room_full", "every seat for people is taken")
-        entry.seats[free[0]] = SeatEntry("human", name, session)
-        return free[0]
+            raise claim_refused("room_started", room)
+        seat = entry.take_seat(session, name)
+        if seat is None:
+            raise claim_refused("room_full", room)
+        return seat
 
     async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
         for entry in self._rooms.values():
-            if entry.public and entry.state == "waiting" and entry.game == game and entry.human_seats_free():
-                seat = entry.human_seats_free()[0]
-                entry.seats[seat] = SeatEntry("human", name, session)
-                return entry.room, seat
+            if entry.public and entry.state == "waiting" and entry.game == game:
+                seat = entry.take_seat(session, name)
+                if seat is not None:
+                    return entry.room, seat
         return None
 
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:

@@ -15,7 +15,9 @@ expire after ``finished_ttl`` seconds. A node's heartbeat is two keys that expir
 ``{prefix}node:{id}`` (its URL: the node is alive) and ``{prefix}beat:{id}`` (the
 beat's lifetime in milliseconds, so that its remaining lifetime tells how long
 ago the node beat, by Redis's clock alone). Every key starts with ``prefix`` so that
-several deployments can share one Redis.
+several deployments can share one Redis. The scripts are files of their own in
+``server/lua/``, each opening with the KEYS and ARGV it takes; the three that
+decide about seats share ``seats.lua``, the same rule ``MemoryLobby`` follows.
 
 Journal writes are committed in groups: every action any room of the node
 journals during one turn of the event loop goes to Redis in one pipeline at
@@ -35,17 +37,18 @@ import functools
 import inspect
 import json
 from collections.abc import Awaitable, Callable
+from importlib.resources import files
 from typing import Any, Final, ParamSpec, TypeVar, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardavia.games.registry import GAMES
-from cardavia.protocol.errors import ProtocolError
 from cardavia.server.lobby import (
     Heartbeat,
     LobbyStore,
@@ -54,6 +57,7 @@ from cardavia.server.lobby import (
     RoomState,
     SeatEntry,
     SessionEntry,
+    claim_refused,
     normal_code,
 )
 
@@ -74,120 +78,23 @@ def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     return call
 
 
-# KEYS[1] a reservation; ARGV[1] the session taking it. Only its own session consumes it.
-_TAKE: Final = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return false end
-if cjson.decode(raw)[3] ~= ARGV[1] then return false end
-redis.call('DEL', KEYS[1])
-return raw
-"""
-
-# KEYS[1] a session; ARGV[1] the token key prefix, ARGV[2] milliseconds, ARGV[3] its room or ''.
-_EXPIRE_SESSION: Final = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local session = cjson.decode(raw)
-if ARGV[3] ~= '' and session.room ~= ARGV[3] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PEXPIRE', ARGV[1] .. session.token_hash, ARGV[2])
-return 1
-"""
-
 LIVE_SESSION_SECONDS: Final = 86_400
 """A session in use carries this expiry, renewed whenever it is saved (each hello, each seat), so
 that a session whose node died while it was connected does not stay in Redis for ever."""
 
-# KEYS[1] a room's lease; ARGV[1] the node ending its own lease (another node's stays).
-_RELEASE: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+_SCRIPTS: Final = files("cardavia.server") / "lua"
+"""The lobby's Lua scripts, one a file, each opening with the KEYS and ARGV it takes."""
+_SEAT_RULES: Final = ("claim_seat", "quick_match", "update_room")
+"""The scripts that decide about seats: ``seats.lua``, their one rule, is loaded in front of each."""
 
-# KEYS[1] room document, KEYS[2] open set of its game; ARGV session, name. Returns seat or an error word.
-_CLAIM: Final = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 'unknown_room' end
-local room = cjson.decode(raw)
-if room.state ~= 'waiting' then return 'room_started' end
-local humans, free = 0, nil
-for i, seat in ipairs(room.seats) do
-  if seat.kind == 'human' then humans = humans + 1 end
-  if seat.kind == 'open' and free == nil then free = i end
-end
-if humans >= room.humans or free == nil then return 'room_full' end
-room.seats[free] = {kind = 'human', name = ARGV[2], session = ARGV[1], bot = cjson.null}
-humans = humans + 1
-redis.call('SET', KEYS[1], cjson.encode(room), 'KEEPTTL')
-local more = false
-for i, seat in ipairs(room.seats) do
-  if seat.kind == 'open' then more = true end
-end
-if humans >= room.humans or not more then redis.call('ZREM', KEYS[2], room.room) end
-return free - 1
-"""
 
-# KEYS[1] open set; ARGV prefix, session, name. Claims a seat in the oldest open room: {room, seat} or nil.
-_QUICK: Final = """
-local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-for _, id in ipairs(ids) do
-  local key = ARGV[1] .. 'room:' .. id
-  local raw = redis.call('GET', key)
-  if raw then
-    local room = cjson.decode(raw)
-    local humans, free = 0, nil
-    for i, seat in ipairs(room.seats) do
-      if seat.kind == 'human' then humans = humans + 1 end
-      if seat.kind == 'open' and free == nil then free = i end
-    end
-    if room.state == 'waiting' and room.public and humans < room.humans and free ~= nil then
-      room.seats[free] = {kind = 'human', name = ARGV[3], session = ARGV[2], bot = cjson.null}
-      redis.call('SET', key, cjson.encode(room), 'KEEPTTL')
-      local more = false
-      for i, seat in ipairs(room.seats) do
-        if seat.kind == 'open' then more = true end
-      end
-      if humans + 1 >= room.humans or not more then redis.call('ZREM', KEYS[1], id) end
-      return {id, free - 1}
-    end
-  end
-  redis.call('ZREM', KEYS[1], id)
-end
-return nil
-"""
-
-# KEYS[1] action list; ARGV index, JSON action. Appends only the next index, so a retried write is harmless.
-_APPEND: Final = """
-local length = redis.call('LLEN', KEYS[1])
-if length == tonumber(ARGV[1]) then return redis.call('RPUSH', KEYS[1], ARGV[2]) end
-return length
-"""
-
-# KEYS[1] room document, KEYS[2] open set; ARGV field, JSON value, seconds to expire (0: keep).
-_UPDATE: Final = """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local room = cjson.decode(raw)
-local value = cjson.decode(ARGV[2])
-if ARGV[1] == 'state' then
-  room.state = value
-else
-  room.seats[tonumber(ARGV[1]) + 1] = value
-end
-redis.call('SET', KEYS[1], cjson.encode(room), 'KEEPTTL')
-local humans, open = 0, false
-for i, seat in ipairs(room.seats) do
-  if seat.kind == 'human' then humans = humans + 1 end
-  if seat.kind == 'open' then open = true end
-end
-if room.state == 'waiting' and room.public and humans < room.humans and open then
-  redis.call('ZADD', KEYS[2], 'NX', redis.call('INCR', KEYS[3]), room.room)
-else
-  redis.call('ZREM', KEYS[2], room.room)
-end
-if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
-return 1
-"""
+@functools.cache
+def lua_source(name: str) -> str:
+    """The source of the script ``name`` as Redis runs it (with the seat rules where it uses them)."""
+    source = (_SCRIPTS / f"{name}.lua").read_text(encoding="utf-8")
+    if name in _SEAT_RULES:
+        source = (_SCRIPTS / "seats.lua").read_text(encoding="utf-8") + "\n" + source
+    return source
 
 
 def _text(value: str | bytes) -> str:
@@ -226,16 +133,20 @@ class RedisLobby(LobbyStore):
         )
         self.prefix = prefix
         self.finished_ttl = finished_ttl
-        self._claim = self.redis.register_script(_CLAIM)
-        self._quick = self.redis.register_script(_QUICK)
-        self._update = self.redis.register_script(_UPDATE)
-        self._append = self.redis.register_script(_APPEND)
-        self._release = self.redis.register_script(_RELEASE)
-        self._take = self.redis.register_script(_TAKE)
-        self._expire_session = self.redis.register_script(_EXPIRE_SESSION)
+        self._claim = self._script("claim_seat")
+        self._quick = self._script("quick_match")
+        self._update = self._script("update_room")
+        self._append = self._script("append_action")
+        self._release = self._script("release_lease")
+        self._take = self._script("take_reservation")
+        self._expire_session = self._script("expire_session")
         self._appends: list[tuple[str, int, str, asyncio.Future[None]]] = []
         """Journal writes of this turn of the event loop, sent together at its end."""
         self._commits: set[asyncio.Task[None]] = set()
+
+    def _script(self, name: str) -> AsyncScript:
+        """A script registered once: redis-py sends its SHA, and its source again if Redis lost it."""
+        return self.redis.register_script(lua_source(name))
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -288,12 +199,7 @@ class RedisLobby(LobbyStore):
             keys=[self._key("room", room), self._key("open", game)], args=[session, name]
         )
         if isinstance(result, str):
-            messages = {
-                "unknown_room": f"no room {room!r}",
-                "room_started": "the room's game has already started",
-                "room_full": "every seat for people is taken",
-            }
-            raise ProtocolError(result, messages[result])
+            raise claim_refused(result, room)
         return int(result)
 
     async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:

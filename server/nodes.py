@@ -44,12 +44,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cardavia.server.lobby import LobbyUnavailable, SessionEntry
-
-if TYPE_CHECKING:
-    from cardavia.server.app import CardaviaServer
+from cardavia.server.rooms import RoomKeeper
+from cardavia.server.services import NodeServices
+from cardavia.server.sessions import SessionKeeper
+from cardavia.server.web_assets import WebAssets
 
 log = logging.getLogger("cardavia.server")
 
@@ -61,8 +62,21 @@ class NodeKeeper:
     """Keeps one server's node alive in the lobby and brings rooms to it: its own after a restart,
     and those of nodes that died."""
 
-    def __init__(self, server: CardaviaServer) -> None:
-        self.server = server
+    def __init__(
+        self,
+        shared: NodeServices,
+        *,
+        rooms: RoomKeeper,
+        sessions: SessionKeeper,
+        web: WebAssets,
+        public_url: Callable[[], str],
+    ) -> None:
+        self._shared = shared
+        self._keeper = rooms
+        self._sessions = sessions
+        self._web = web
+        self._public_url = public_url
+        """Where clients reach this node, known once it listens: what its heartbeat advertises."""
         self.reclaimed = (
             False  # this node's rooms from its last run are back (the lobby may be down at start)
         )
@@ -78,16 +92,16 @@ class NodeKeeper:
         failures = 0
         while True:
             try:
-                await self.server.lobby.register_node(
-                    self.server.config.node_id, self.server.public_url, self.server.config.node_ttl
+                await self._shared.lobby.register_node(
+                    self._shared.config.node_id, self._public_url(), self._shared.config.node_ttl
                 )
                 if failures:
                     await self._reregister()
                     log.info(
-                        "event=lobby_back node=%s after_failures=%s", self.server.config.node_id, failures
+                        "event=lobby_back node=%s after_failures=%s", self._shared.config.node_id, failures
                     )
                 failures = 0
-                for room in list(self.server.rooms.values()):
+                for room in list(self._keeper.rooms.values()):
                     try:
                         await room.flush()
                     except LobbyUnavailable:
@@ -96,31 +110,31 @@ class NodeKeeper:
                         log.exception("event=journal_flush_failed room=%s", room.id)
                 if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
                     await self.reclaim_own_rooms()
-                alive = await self.server.lobby.nodes()
-                node = self.server.config.node_id  # the page may follow redirects to the others
-                self.server.web.set_peers(url for other, url in alive.items() if other != node)
+                alive = await self._shared.lobby.nodes()
+                node = self._shared.config.node_id  # the page may follow redirects to the others
+                self._web.set_peers(url for other, url in alive.items() if other != node)
                 await self._adopt_orphans(alive)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
                 log.warning(
                     "event=lobby_unreachable node=%s failures=%s error=%s",
-                    self.server.config.node_id,
+                    self._shared.config.node_id,
                     failures,
                     exc,
                 )
-            pause = self.server.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
+            pause = self._shared.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
             await asyncio.sleep(pause)
 
     async def _reregister(self) -> None:
         """Write this node's rooms, their journals and its players' sessions back into the lobby."""
-        lobby = self.server.lobby
-        for room in list(self.server.rooms.values()):
+        lobby = self._shared.lobby
+        for room in list(self._keeper.rooms.values()):
             if await lobby.get_room(room.id) is None:
                 await lobby.create_room(room.entry.copy())
                 if room.entry.state != "waiting":
                     await lobby.set_state(room.id, room.entry.state)
             await room.rejournal()
-        for conn in list(self.server.connections):
+        for conn in list(self._sessions.connections):
             if conn.session:
                 seat_room = conn.room.id if conn.room is not None else None
                 await lobby.save_session(
@@ -130,13 +144,13 @@ class NodeKeeper:
     async def _adopt_orphans(self, alive: dict[str, str]) -> None:
         """Rebuild here the rooms of nodes whose heartbeat stopped (those not ``alive``); a lease
         makes one node win each."""
-        lobby = self.server.lobby
+        lobby = self._shared.lobby
         for node in await lobby.known_nodes():
-            if node in alive or node == self.server.config.node_id:
+            if node in alive or node == self._shared.config.node_id:
                 continue
             for room_id in await lobby.rooms_of(node):
-                if room_id in self.server.rooms or not await lobby.take_lease(
-                    room_id, self.server.config.node_id, LEASE_SECONDS
+                if room_id in self._keeper.rooms or not await lobby.take_lease(
+                    room_id, self._shared.config.node_id, LEASE_SECONDS
                 ):
                     continue
                 await self._adopt(room_id, node)
@@ -150,13 +164,13 @@ class NodeKeeper:
         later sees it alive and leaves the room; one that took a lease earlier holds
         it, and this node waits for it: a room that node moved stays there.
         """
-        lobby = self.server.lobby
-        node = self.server.config.node_id
+        lobby = self._shared.lobby
+        node = self._shared.config.node_id
         async with self._reclaiming:
             try:
-                await lobby.register_node(node, self.server.public_url, self.server.config.node_ttl)
+                await lobby.register_node(node, self._public_url(), self._shared.config.node_ttl)
                 for room_id in await lobby.rooms_of(node):
-                    if room_id not in self.server.rooms and await self._wait_for_lease(room_id):
+                    if room_id not in self._keeper.rooms and await self._wait_for_lease(room_id):
                         await self._adopt(room_id, node)
             except LobbyUnavailable as exc:  # the heartbeat tries again once the lobby is back
                 log.warning("event=reclaim_postponed node=%s error=%s", node, exc)
@@ -166,13 +180,13 @@ class NodeKeeper:
     async def _wait_for_lease(self, room_id: str) -> bool:
         """This node's lease on one of its rooms, waited for while another node holds it;
         False if the room is gone or that node moved it meanwhile."""
-        lobby = self.server.lobby
-        node = self.server.config.node_id
+        lobby = self._shared.lobby
+        node = self._shared.config.node_id
         while not await lobby.take_lease(room_id, node, LEASE_SECONDS):
             entry = await lobby.get_room(room_id)
             if entry is None or entry.node != node:
                 return False
-            await asyncio.sleep(self.server.config.heartbeat_seconds / 2)
+            await asyncio.sleep(self._shared.config.heartbeat_seconds / 2)
         return True
 
     async def _adopt(self, room_id: str, owner: str) -> None:
@@ -181,8 +195,8 @@ class NodeKeeper:
         The list may be older than the lease: if the room has moved since, or
         ``owner`` (another node) is alive again, the room is left to them.
         """
-        lobby = self.server.lobby
-        me = self.server.config.node_id
+        lobby = self._shared.lobby
+        me = self._shared.config.node_id
         entry = await lobby.get_room(room_id)
         if entry is None:  # expired: drop it from the list, or every lease would try it again
             await lobby.forget_room(room_id, owner)
@@ -199,16 +213,16 @@ class NodeKeeper:
         started = time.perf_counter()
         entry.node = me
         try:
-            room = self.server.make_room(entry)
+            room = self._keeper.make_room(entry)
             room.restore(*journal)
         except Exception:  # one journal that does not replay must not stop every other adoption
             log.exception("event=adoption_failed room=%s from=%s", room_id, owner)  # its lease runs out
             return
-        self.server.rooms[room_id] = room
+        self._keeper.adopted(room)
         await lobby.move_room(room_id, me)
         log.info(
             "event=room_adopted room=%s from=%s actions=%s seconds=%.3f",
             room_id, owner, len(journal[1]), time.perf_counter() - started,
         )  # fmt: skip
         if room.finished:  # nobody may come back for it: it goes the way of every finished room
-            self.server.close_if_abandoned(room)
+            self._keeper.close_if_abandoned(room)

@@ -183,6 +183,9 @@ def test_the_wheel_builds_without_setuptools_warnings_and_ships_the_page_and_the
     catalogues = {p.name for p in (source / "protocol/catalogues").glob("*.json")}
     assert catalogues
     assert {f"cardavia/protocol/catalogues/{name}" for name in catalogues} <= names
+    scripts = {p.name for p in (source / "server/lua").glob("*.lua")}  # the Redis lobby's Lua scripts
+    assert scripts
+    assert {f"cardavia/server/lua/{name}" for name in scripts} <= names
     assert {"cardavia/py.typed", "cardavia/cli.py", "cardavia/server/app.py"} <= names
     assert "cardavia/games/data/traditions.json" in names
     assert not [n for n in names if n.startswith(("tests/", "cardavia/tests/", "clients/"))]

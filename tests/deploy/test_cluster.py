@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.cli import main
-from cardavia.server.cluster import LocalCluster, free_port
+from cardavia.launcher import LocalCluster, free_port
 from cardavia.server.config import ServerConfig
 
 

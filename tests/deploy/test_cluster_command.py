@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from cardavia.cli import build_parser
-from cardavia.server.cluster import CLUSTER_PREFIX, LocalCluster, _port_free
+from cardavia.launcher import CLUSTER_PREFIX, LocalCluster, _port_free
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
 

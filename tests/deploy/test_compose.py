@@ -15,7 +15,7 @@ import yaml
 from check_jsonschema.builtin_schemas import get_builtin_schema
 
 from cardavia.cli import build_parser
-from cardavia.server.cluster import LocalCluster
+from cardavia.launcher import LocalCluster
 from cardavia.server.config import ServerConfig
 from tests.deploy.tools import ROOT, SERVER_VARIABLES, cardavia_variables, healthcheck_command
 

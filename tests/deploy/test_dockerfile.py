@@ -229,7 +229,7 @@ def test_the_builder_stage_builds_the_cardavia_wheel_from_that_context(tmp_path:
     for module in (
         "cardavia/cli.py",
         "cardavia/server/app.py",
-        "cardavia/server/cluster.py",
+        "cardavia/launcher.py",
         "cardavia/games/scopa.py",
     ):
         assert module in names

@@ -28,8 +28,8 @@ from websockets.exceptions import ConnectionClosed
 
 from cardavia.games.records import replay
 from cardavia.games.registry import get_game
+from cardavia.launcher import LocalCluster, free_port
 from cardavia.protocol import messages as m
-from cardavia.server.cluster import LocalCluster, free_port
 from tests.server.conftest import Client, client
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")

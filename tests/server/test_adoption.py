@@ -18,10 +18,11 @@ import pytest
 from cardavia.games.records import replay
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
-from cardavia.server.app import CardaviaServer, _token_hash
+from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
+from cardavia.server.sessions import token_hash as _token_hash
 from tests.server.conftest import client
 from tests.server.test_lobby import REDIS_URL
 

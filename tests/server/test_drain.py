@@ -10,11 +10,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from cardavia.protocol import messages as m
-from cardavia.server.app import CardaviaServer, make_bot
+from cardavia.server.app import CardaviaServer
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.room import Room
+from cardavia.server.rooms import make_bot
 from tests.server.conftest import Client, client
 
 

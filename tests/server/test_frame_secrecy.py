@@ -50,10 +50,10 @@ from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import ViewStore
 from cardavia.protocol.codec import encode, encode_delta
-from cardavia.server.app import make_bot
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import MemoryLobby, RoomEntry, SeatEntry
 from cardavia.server.room import Room
+from cardavia.server.rooms import make_bot
 
 MATCHES = {"scopa": 200, "briscola": 300, "schnapsen": 250, "doudizhu": 250}
 """Whole matches per game, each with its own seed: Schnapsen to 7 game points, Dou Dizhu of one

@@ -214,9 +214,9 @@ async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerCon
 
 
 async def test_a_bot_level_the_game_lacks_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardavia.server import app
+    from cardavia.server import rooms
 
-    monkeypatch.setattr(app, "levels_for", lambda game: ["random"])
+    monkeypatch.setattr(rooms, "levels_for", lambda game: ["random"])
     anna = await client(url)
     await anna.hello()
     await anna.send(m.CreateRoom(id=2, game="scopa", humans=1, bot_level="strong"))

@@ -15,8 +15,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from cardavia.protocol import messages as m
-from cardavia.server.app import CODE_ALPHABET, CardaviaServer
+from cardavia.server.app import CardaviaServer
 from cardavia.server.handlers import match_seed
+from cardavia.server.rooms import CODE_ALPHABET
 from tests.plain_data import strings_in
 from tests.server.conftest import Client, client, own_server, server_config
 from tests.server.test_metrics import _samples

@@ -6,6 +6,10 @@ through ``CARDAVIA_*`` variables: ``NODE_ID``, ``PORT`` and ``PUBLIC_URL`` (what
 redirects name) of its own, ``HOST``, ``REDIS_URL`` and ``RECORDS_DIR`` shared;
 any other ``CARDAVIA_*`` setting in the environment (or in ``settings``)
 reaches every node alike.
+
+It sits beside the command line rather than in ``server/``: it is no part of a
+node, only starts nodes as processes and reads their settings, so nothing in
+the server imports it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,9 @@
+-- Journal a room's next accepted action (RedisLobby.append_action). Only the next index is
+-- appended, so a write that is retried (or sent twice) is harmless.
+-- KEYS[1]  the room's action list ({prefix}actions:{id})
+-- ARGV[1]  the action's 0-based index
+-- ARGV[2]  the action as JSON
+-- Returns the list's new length, or its length unchanged when the index was not the next.
+local length = redis.call('LLEN', KEYS[1])
+if length == tonumber(ARGV[1]) then return redis.call('RPUSH', KEYS[1], ARGV[2]) end
+return length
