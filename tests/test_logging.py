@@ -14,7 +14,8 @@ import pytest
 
 from cardavia.cli import LogfmtFormatter, configure_logging
 from cardavia.protocol import messages as m
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
 
 PAIR = re.compile(r'([a-z_]+)=("(?:[^"\\]|\\.)*"|[^ "=]*)(?: |$)')
 

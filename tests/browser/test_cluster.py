@@ -15,15 +15,8 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import (
-    BROWSER,
-    PersonFactory,
-    Player,
-    ServerThread,
-    delete_redis_keys,
-    server_config,
-)
-from tests.server.test_lobby import REDIS_URL
+from tests.support.browser import BROWSER, PersonFactory, Player, ServerThread, server_config
+from tests.support.redis import REDIS_URL, delete_redis_keys
 
 pytestmark = BROWSER
 

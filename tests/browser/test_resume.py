@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, PersonFactory, Player, delete_redis_keys
-from tests.server.conftest import free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.browser import BROWSER, PersonFactory, Player
+from tests.support.ports import free_port
+from tests.support.redis import REDIS_URL, delete_redis_keys
 
 pytestmark = BROWSER
 

@@ -9,9 +9,6 @@ from cardavia.clients.cli.sdk import BotClient, run_bot
 from cardavia.clients.cli.session import Item, Session
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.server.test_nodes import nodes
-
-__all__ = ["nodes"]
 
 
 def _url(srv: CardaviaServer) -> str:

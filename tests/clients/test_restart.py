@@ -27,8 +27,8 @@ from cardavia.clients.cli.session import Item, Reconnected
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.clients.processes import ServerProcess
-from tests.server.conftest import free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.ports import free_port
+from tests.support.redis import REDIS_URL
 
 
 @pytest.fixture

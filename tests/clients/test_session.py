@@ -19,7 +19,9 @@ from cardavia.clients.cli.session import (
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client, free_port, own_server
+from tests.support.clients import client
+from tests.support.ports import free_port
+from tests.support.servers import own_server
 
 
 async def play_out(session: Session, rng: random.Random) -> tuple[m.MatchResult, list[Item]]:

@@ -30,7 +30,7 @@ from cardavia.games.records import replay
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
 from cardavia.server.cluster import LocalCluster, free_port
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 

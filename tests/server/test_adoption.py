@@ -22,8 +22,8 @@ from cardavia.server.app import CardaviaServer, _token_hash
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import client
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client
+from tests.support.redis import REDIS_URL
 
 GONE = "node-gone"
 """A node whose heartbeat has expired."""

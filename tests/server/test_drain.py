@@ -15,7 +15,7 @@ from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.room import Room
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
 
 
 async def _read_until_closed(reader: Client) -> None:

@@ -23,8 +23,8 @@ from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.wire import Listener
-from tests.server.conftest import client
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client
+from tests.support.redis import REDIS_URL
 
 BEAT = 0.2
 TTL = 2.5

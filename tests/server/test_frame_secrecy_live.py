@@ -47,8 +47,8 @@ from cardavia.protocol.client import Requests, ViewStore
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.connection import Connection
 from cardavia.server.room import Room
-from tests.server.conftest import own_server
 from tests.server.test_frame_secrecy import NAMES, Problem, Sink, Table, _strings
+from tests.support.servers import own_server
 
 ROOMS = 6
 MATCHES_PER_ROOM = 3

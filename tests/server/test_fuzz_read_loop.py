@@ -36,7 +36,8 @@ from cardavia.protocol.errors import ERROR_CODES
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from tests.fuzz_frames import FAMILIES, NO_LIMITS, SERVER_ACCEPTS, Fuzzed, corpus, refusal, refused_corpus
-from tests.server.conftest import Client, client, server_config
+from tests.support.clients import Client, client
+from tests.support.servers import server_config
 
 SEED = 20261201
 FRAMES = 1200

@@ -9,7 +9,8 @@ from pathlib import Path
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.lobby import MemoryLobby, SessionEntry
-from tests.server.conftest import client, own_server, seated_pair, server_config
+from tests.support.clients import client, seated_pair
+from tests.support.servers import own_server, server_config
 
 
 async def test_one_connection_plays_match_after_match_without_running_out_of_rooms(tmp_path: Path) -> None:

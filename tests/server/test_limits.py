@@ -25,7 +25,9 @@ from cardavia.protocol.codec import encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.wire import CLOSE_TIMEOUT, SWEEP_SECONDS
-from tests.server.conftest import Client, client, free_port, own_server
+from tests.support.clients import Client, client
+from tests.support.ports import free_port
+from tests.support.servers import own_server
 
 
 async def _error_for(url: str, frame: bytes | str) -> m.Error:

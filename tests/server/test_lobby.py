@@ -17,7 +17,7 @@ from cardavia.server.lobby import (
     SessionEntry,
 )
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import REDIS_URL
+from tests.support.redis import REDIS_URL
 
 
 def _entry(

@@ -15,8 +15,8 @@ from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import client, seated_pair
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client, seated_pair
+from tests.support.redis import REDIS_URL
 
 
 async def test_quick_match_pairs_two_players_and_starts(url: str) -> None:

@@ -12,7 +12,7 @@ import uuid
 
 from cardavia.server.lobby import Heartbeat, LobbyStore
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import REDIS_URL
+from tests.support.redis import REDIS_URL
 
 BEAT = 0.1
 """The heartbeat interval the nodes of these tests keep."""

@@ -16,7 +16,8 @@ import pytest
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import client, free_port
+from tests.support.clients import client
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 

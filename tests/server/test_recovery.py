@@ -18,8 +18,9 @@ from websockets.exceptions import ConnectionClosed
 
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
-from tests.server.conftest import Client, client, free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import Client, client
+from tests.support.ports import free_port
+from tests.support.redis import REDIS_URL
 
 
 class Node:

@@ -18,9 +18,10 @@ from cardavia.protocol import messages as m
 from cardavia.server.app import CODE_ALPHABET, CardaviaServer
 from cardavia.server.handlers import match_seed
 from tests.plain_data import strings_in
-from tests.server.conftest import Client, client, own_server, server_config
-from tests.server.test_metrics import _samples
-from tests.server.test_nodes import _follow, _url, nodes, redirected  # noqa: F401  (a fixture)
+from tests.support.clients import Client, client
+from tests.support.metrics import metric_samples
+from tests.support.nodes import follow, node_url, redirected
+from tests.support.servers import own_server, server_config
 
 
 async def _closed_with(c: Client, timeout: float = 5.0) -> int | None:
@@ -188,7 +189,7 @@ async def test_every_table_is_back_to_its_idle_size_after_games(tmp_path: Path) 
         async with asyncio.timeout(10):
             while server.table_sizes() != idle:
                 await asyncio.sleep(0.05)
-        samples = await _samples(server)
+        samples = await metric_samples(server)
         for table, size in idle.items():  # and /metrics says so, table by table
             assert samples[("cardavia_table_size", (("table", table),))] == size
     finally:
@@ -301,15 +302,15 @@ async def test_a_connection_that_keeps_naming_unknown_rooms_is_closed(tmp_path: 
 
 # ------------------------------------------------------------------ 8. reservations
 async def test_a_stranger_cannot_cancel_someone_elses_seat_reservation(
-    nodes: tuple[CardaviaServer, CardaviaServer],  # noqa: F811
+    nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, _ = nodes
     _, made, bo, redirect = await redirected(nodes)
-    eve = await client(_url(a), "Eve")
+    eve = await client(node_url(a), "Eve")
     await eve.hello()
     await eve.send(m.JoinRoom(id=4, room=redirect.room, reservation=redirect.reservation))
     assert (await eve.expect(m.Error)).code == "bad_reservation"
-    moved = await _follow(bo, redirect)
+    moved = await follow(bo, redirect)
     seated: m.Snapshot = await moved.expect(m.Snapshot)
     assert (seated.room.room, seated.seat) == (made.room.room, 1)
 

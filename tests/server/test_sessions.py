@@ -15,7 +15,8 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
 from cardavia.server.room import Room
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
 
 CODES = {c.code for c in ALL_CARDS}
 

@@ -30,7 +30,8 @@ from cardavia.server.web_assets import (
     valid_host,
     websocket_sources,
 )
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
 
 INDEX_HTML = (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Cardavia</title>\n'

@@ -19,7 +19,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.wire import CLOSE_TIMEOUT, OPEN_TIMEOUT, Listener
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
 
 
 def _listener(server: CardaviaServer) -> Listener:

@@ -17,7 +17,7 @@ from cardavia.games.records import read_lines, replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from tests.clients.tui.driver import play_by_keys, play_match, screen_ready, table_of, until
-from tests.server.conftest import client
+from tests.support.clients import client
 
 SIZE = (120, 40)
 

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, Static
-from textual.widgets._footer import FooterKey
+from textual.widgets import Input, Select, Static
 
 from cardavia.clients.cli.session import Reconnected, Reconnecting
 from cardavia.clients.cli.tui.app import CardaviaApp
@@ -28,7 +27,7 @@ from cardavia.games.rules import LANGUAGES
 from cardavia.games.traditions import TRADITIONS
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts, own_messages
-from tests.clients.tui.driver import screen_ready, until
+from tests.clients.tui.driver import footer_keys, screen_ready, screen_text, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import scopa
 
@@ -55,11 +54,6 @@ def english_words(lang: str) -> set[str]:
     names = {w for t in TRADITIONS.values() for w in words(t.display_name(lang) + " " + t.name)}
     names |= {w for code in LANGUAGES for w in words(language_name(code))}  # "English" on the picker
     return english - own - names - {w.lower() for p in PLAYERS for w in words(p)}
-
-
-def screen_text(app: CardaviaApp) -> str:
-    """Every character the top screen shows, as plain text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def english_on_screen(app: CardaviaApp, lang: str) -> set[str]:
@@ -170,10 +164,6 @@ async def test_the_form_names_options_and_levels_in_the_players_language() -> No
         await pilot.press("tab", "tab")  # seats for people, then the bots' level
         await pilot.pause()
         assert texts("bots.about.schnapsen.basic")[:40] in screen_text(app)  # how those bots play
-
-
-def footer_keys(screen: Screen[Any]) -> dict[str, str]:
-    return {k.key: k.description for k in screen.query_one(Footer).query(FooterKey)}
 
 
 async def test_the_language_is_switched_in_the_lobby_without_restarting() -> None:

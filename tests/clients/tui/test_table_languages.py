@@ -24,10 +24,9 @@ from cardavia.games.registry import GAMES, get_game
 from cardavia.games.traditions import TRADITIONS
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import own_messages, parse
-from tests.clients.tui.driver import play_match, screen_ready, table_of, until
+from tests.clients.tui.driver import SIZE, catalogue_ready, play_match, screen_ready, table_of, text_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import schnapsen, schnapsen_won_at_66, scopa
-from tests.clients.tui.test_screens import SIZE, lobby_ready, text_of
 
 AREAS = ("table", "log", "summary", "moves", "combo")
 """The catalogue areas the table screens speak in."""
@@ -92,7 +91,7 @@ async def test_a_whole_deal_shows_no_english_word(game: str, lang: str) -> None:
     app = CardaviaApp(session, name="Anna", lang=lang)
     seen: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         script = ScriptedTable(
             session, get_game(game).new(SHORT.get(game, {}), f"{game}-{lang}"), deck=DECKS[game]
         )
@@ -131,7 +130,7 @@ async def test_the_table_footer_and_prompt_speak_italian() -> None:
     session = FakeSession(lang="it")
     app = CardaviaApp(session, name="Anna", lang="it")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         ScriptedTable(
             session, scopa(("7D 3S KC", "QD JD KS"), "3C 4C 2S 5H AS 6H"), deck="napoletane"
         ).start()
@@ -155,7 +154,7 @@ async def test_a_refused_move_and_a_waiting_room_speak_polish() -> None:
     session = FakeSession(lang="pl")
     app = CardaviaApp(session, name="Anna", lang="pl")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         room = room_info("scopa", ["Anna", ""], state="waiting", public=False)
         session.push(m.Snapshot(room=room, seat=0, seq=1, view={}))
         await screen_ready(pilot, app, TableScreen, "the waiting room")
@@ -269,7 +268,7 @@ async def test_a_spectator_watches_in_spanish() -> None:
     app = CardaviaApp(session, name="Carla", lang="es")
     state = get_game("briscola").new({}, "watched")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         room = room_info("briscola", ["Anna", "Bruno"], deck="piacentine")
         session.push(m.Snapshot(room=room, seat=None, seq=1, view=state.view(None)))
         await screen_ready(pilot, app, TableScreen, "the watched table")
