@@ -1,4 +1,5 @@
-"""Both lobby backends, for the tests that hold every lobby to the same behaviour."""
+"""Both lobby backends, for the tests that hold every lobby to the same behaviour; a live
+server's writes watched, for the live frame checks."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from cardavia.server.lobby import LobbyStore, MemoryLobby
 from cardavia.server.lobby_redis import RedisLobby
+from tests.server.live_frames import Wire, watch_wire
 from tests.support.redis import REDIS_URL
 
 
@@ -26,3 +28,7 @@ async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
         await store.redis.delete(*keys)
     await store.close()
 
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> Wire:
+    return watch_wire(monkeypatch)
