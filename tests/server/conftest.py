@@ -1,8 +1,9 @@
-"""Both lobby backends, for the tests that hold every lobby to the same behaviour; a live
-server's writes watched, for the live frame checks."""
+"""Both lobby backends, for the tests that hold every lobby to the same behaviour, and a way
+to let time pass for either; a live server's writes watched, for the live frame checks."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 
@@ -11,14 +12,21 @@ import pytest
 from cardavia.server.lobby import LobbyStore, MemoryLobby
 from cardavia.server.lobby_redis import RedisLobby
 from tests.server.live_frames import Wire, watch_wire
+from tests.support.clock import Elapse, FakeClock
 from tests.support.redis import REDIS_URL
 
 
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
 @pytest.fixture(params=["memory", "redis"])
-async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
-    """Each lobby backend; Redis keys get a prefix of their own per test, removed afterwards."""
+async def lobby(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[LobbyStore]:
+    """Each lobby backend (the memory one on the test's ``clock``); Redis keys get a prefix of
+    their own per test, removed afterwards."""
     if request.param == "memory":
-        yield MemoryLobby()
+        yield MemoryLobby(clock=clock)
         return
     prefix = f"cardavia-test:{uuid.uuid4().hex}:"
     store = RedisLobby(REDIS_URL, prefix=prefix)
@@ -27,6 +35,17 @@ async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
     if keys:
         await store.redis.delete(*keys)
     await store.close()
+
+
+@pytest.fixture
+def elapse(lobby: LobbyStore, clock: FakeClock) -> Elapse:
+    """Lets ``seconds`` pass for ``lobby``: the memory lobby's clock is stepped at once; Redis
+    expires its keys on its own clock, which no test can step, so there they really pass."""
+
+    async def step(seconds: float) -> None:
+        clock.advance(seconds)
+
+    return step if isinstance(lobby, MemoryLobby) else asyncio.sleep
 
 
 @pytest.fixture
