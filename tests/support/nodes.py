@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import LobbyStore
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clients import Client, client
 from tests.support.redis import REDIS_URL
@@ -29,7 +30,7 @@ async def two_nodes(config: ServerConfig) -> AsyncIterator[tuple[CardaviaServer,
         )
         await srv.start()
         servers.append(srv)
-    await wait_until(lambda: _both_beat(servers[0]), "both nodes' heartbeats", timeout=2.0)
+    await wait_until(lambda: both_beat(servers[0].lobby), "both nodes' heartbeats", timeout=2.0)
     try:
         yield servers[0], servers[1]
     finally:
@@ -49,8 +50,14 @@ async def _stop(servers: list[CardaviaServer], prefix: str) -> None:
         await srv.lobby.close()
 
 
-async def _both_beat(srv: CardaviaServer) -> bool:
-    return len(await srv.lobby.nodes()) == 2
+async def both_beat(lobby: LobbyStore) -> bool:
+    """Whether two nodes' heartbeats are in ``lobby``."""
+    return len(await lobby.nodes()) == 2
+
+
+async def stale(lobby: LobbyStore, node: str, beat: float) -> bool:
+    """Whether ``node`` has missed its beats (of ``beat`` seconds) as ``lobby`` sees it."""
+    return node not in await lobby.fresh_nodes(beat)
 
 
 def node_url(srv: CardaviaServer) -> str:
