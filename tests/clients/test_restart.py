@@ -29,6 +29,7 @@ from cardavia.protocol import messages as m
 from tests.clients.processes import ServerProcess
 from tests.support.ports import free_port
 from tests.support.redis import REDIS_URL
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -93,10 +94,8 @@ async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_matc
     assert result.room == first_room  # the same match, rebuilt from its journal
     assert result.reconnects >= 1
     path = redis_server.records / f"{result.record}.jsonl"
-    for _ in range(100):  # the server's record thread writes it just after the match_result
-        if path.exists():
-            break
-        await asyncio.sleep(0.05)
+    # the server's record thread writes it just after the match_result
+    await wait_until(path.exists, "the match's record on disk")
     record = json.loads(path.read_text(encoding="utf-8"))
     assert replay(record).ok
     mine = [

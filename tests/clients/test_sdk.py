@@ -55,7 +55,7 @@ async def test_a_callable_an_async_callable_and_a_client_bot_all_play(url: str) 
         return max(turn.legal, key=lambda action: len(action.get("capture", [])))
 
     async def first_action(turn: Turn) -> Any:
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # a coroutine that really awaits, as an async bot may
         return turn.actions()[0]  # an engine action is accepted too
 
     class Counting(ClientBot):

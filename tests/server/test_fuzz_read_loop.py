@@ -122,7 +122,7 @@ async def keep_asking(url: str, done: asyncio.Event) -> int:
         catalogue: m.Catalogue = await bystander.expect(m.Catalogue)
         assert catalogue.games
         rounds += 1
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # paced: a question every few milliseconds, not a wait for anything
     await bystander.ws.close()
     return rounds
 

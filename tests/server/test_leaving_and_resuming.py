@@ -46,7 +46,7 @@ class SlowSessions(MemoryLobby):
     """A lobby whose session writes take a while, as a remote store's may under load."""
 
     async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # the slow write itself, not a wait for something
         await super().save_session(entry, ttl)
 
 

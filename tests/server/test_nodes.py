@@ -64,7 +64,7 @@ async def test_an_expired_reservation_is_refused(nodes: tuple[CardaviaServer, Ca
     await bo.hello()
     await bo.send(bo.req.join(room=made.room.room))
     redirect: m.Redirect = await bo.expect(m.Redirect)
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # past the reservation's 0.05 s, on Redis's own clock (no test can step it)
     moved = await follow(bo, redirect)
     refused: m.Error = await moved.expect(m.Error)
     assert refused.code == "bad_reservation"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +18,7 @@ from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen
 from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.clients.cli.tui.tables.base import plain
+from tests.support.waiting import wait_until
 
 HANG = 30.0
 """Seconds after which a wait is a hang: a guard against a stuck test, never a speed check."""
@@ -26,11 +26,7 @@ HANG = 30.0
 
 async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, limit: float = HANG) -> None:
     """Let the app run until ``condition`` holds (sleeping, not forcing a repaint at every look)."""
-    deadline = asyncio.get_running_loop().time() + limit
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        await asyncio.sleep(0.005)
+    await wait_until(condition, what, timeout=limit, interval=0.005)
 
 
 async def screen_ready(pilot: Pilot[Any], app: CardaviaApp, kind: type[Screen[Any]], what: str) -> None:
