@@ -3,12 +3,8 @@
 Each test gets a server of its own, run in-process on a thread with its own
 event loop (a free port, quick bots), so the page and the WebSocket share the
 server's port as in production; and a fresh browser context (its own storage,
-so its own resume token and settings) from one Chromium per module.
-
-A ``Player`` is one person at one browser page: it records every WebSocket
-frame the page receives (decoded with the protocol's own decoder, so a frame
-that is not the protocol's fails the test) and reads the page's state from the
-DOM, waiting on the page rather than on the clock.
+so its own resume token and settings) from one Chromium per module. The people
+at those pages (``Player``) and the server thread are in tests/support/browser.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from cardavia.bots.registry import make_bot
 from cardavia.clients.cli.sdk import BotClient, run_bot
 from cardavia.clients.cli.session import Item, Session
@@ -40,6 +42,7 @@ async def test_joining_by_code_on_another_node_follows_the_redirect_and_plays_th
     assert (theirs.room, theirs.seat) == (room.room, 1)
 
 
+@pytest.mark.slow
 async def test_a_quick_match_on_another_node_is_followed_too(
     nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:

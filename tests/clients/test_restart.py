@@ -75,6 +75,7 @@ class KillsItsServer:
 
 
 @pytest.mark.parametrize("comes_back_as", [None, "node-2"], ids=["same-node-id", "new-node-id"])
+@pytest.mark.slow
 async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_match_finishes(
     redis_server: ServerProcess, comes_back_as: str | None
 ) -> None:

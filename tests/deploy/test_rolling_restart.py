@@ -223,6 +223,7 @@ def _explained(record_moves: list[str], sent: list[tuple[str, bool]]) -> bool:
     return len(record_moves) in reachable
 
 
+@pytest.mark.slow
 async def test_rolling_every_node_mid_game_loses_and_doubles_no_move(tmp_path: Path) -> None:
     records = tmp_path / "records"
     redis_port = free_port()

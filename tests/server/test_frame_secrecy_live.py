@@ -44,6 +44,7 @@ from tests.server.live_frames import (
 from tests.support.servers import own_server
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", FIRST_GAMES)
 async def test_no_frame_read_off_a_live_socket_shows_a_hidden_card_or_a_seed(
     game_id: str, wire: Wire, tmp_path: Path

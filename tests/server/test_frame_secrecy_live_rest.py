@@ -15,6 +15,7 @@ from tests.server.live_frames import (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(set(GAMES) - set(FIRST_GAMES)))
 async def test_no_frame_read_off_a_live_socket_shows_a_hidden_card_or_a_seed(
     game_id: str, wire: Wire, tmp_path: Path

@@ -106,6 +106,7 @@ async def _resume(urls: list[str], resume: str | None) -> Client:
     return await wait_until(attempt, "the game back on a live node", timeout=60.0, interval=0.3)
 
 
+@pytest.mark.slow
 async def test_kill_minus_nine_mid_game_loses_and_doubles_no_move(prefix: str, tmp_path: Path) -> None:
     a, b = Node("node-a", prefix, tmp_path), Node("node-b", prefix, tmp_path)
     try:

@@ -81,6 +81,7 @@ def session_for(lang: str) -> FakeSession:
     return session
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["it", "pl"])
 @pytest.mark.parametrize("size", [SMALL, LARGE])
 async def test_the_lobby_and_every_form_show_no_english(lang: str, size: tuple[int, int]) -> None:
@@ -141,6 +142,7 @@ async def test_the_lobby_and_every_form_show_no_english(lang: str, size: tuple[i
     assert {where: found for where, found in seen.items() if found} == {}
 
 
+@pytest.mark.slow
 async def test_the_form_names_options_and_levels_in_the_players_language() -> None:
     app = CardaviaApp(session_for("pl"), name="Anna", lang="pl")
     texts = Texts("pl")
@@ -278,6 +280,7 @@ async def test_a_server_that_cannot_be_reached_is_said_in_the_players_language()
         assert english_on_screen(app, "sv") <= {"connection", "refused"}  # the system's own words
 
 
+@pytest.mark.slow
 async def test_the_dialogs_of_a_table_speak_the_players_language() -> None:
     session = FakeSession(lang="pl")
     app = CardaviaApp(session, name="Anna", lang="pl")

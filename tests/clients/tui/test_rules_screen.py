@@ -34,6 +34,7 @@ async def rules_shown(pilot: Any, app: CardaviaApp, game: str, lang: str) -> Non
     assert app.texts("rules.title", game=game_name(game, app.lang)) in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_the_lobby_opens_the_chosen_games_rules_in_italian() -> None:
     app = CardaviaApp(FakeSession(lang="it"), name="Anna", lang="it")
     async with app.run_test(size=SIZE) as pilot:
@@ -58,6 +59,7 @@ async def test_the_lobby_opens_the_chosen_games_rules_in_italian() -> None:
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "lang"), [("briscola", "en"), ("schnapsen", "pl"), ("doudizhu", "sv")])
 async def test_f1_at_a_table_opens_that_tables_game_rules(game: str, lang: str) -> None:
     session = FakeSession(lang=lang)

@@ -228,6 +228,7 @@ async def test_reconnection_is_shown_while_it_happens() -> None:
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["briscola", "schnapsen"])  # Scopa and Dou Dizhu: test_live.py
 async def test_a_whole_match_by_keys_ends_in_its_summary_and_a_rematch(game: str) -> None:
     session = FakeSession()
@@ -259,6 +260,7 @@ async def test_a_whole_match_by_keys_ends_in_its_summary_and_a_rematch(game: str
         assert text_of(status) == f"{others[1]} asks for a rematch: r to agree"
 
 
+@pytest.mark.slow
 async def test_a_deal_summary_shows_and_the_game_goes_on_when_it_closes() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")

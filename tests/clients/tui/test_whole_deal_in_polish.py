@@ -8,6 +8,7 @@ import pytest
 from tests.clients.tui.whole_deal import a_whole_deal_shows_no_english_word
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["scopa", "briscola", "schnapsen", "doudizhu"])
 async def test_a_whole_deal_shows_no_english_word(game: str) -> None:
     await a_whole_deal_shows_no_english_word(game, "pl")
