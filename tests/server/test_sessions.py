@@ -145,6 +145,7 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
         await wait_until(lambda: room.id not in server.rooms, "the room closed a grace period after")
 
 
+@pytest.mark.slow
 async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(tmp_path: Path) -> None:
     # Clients and operators may ask for 5 s at the least: the room's timer is shortened in place
     async with own_server(tmp_path) as (server, url):
