@@ -28,7 +28,7 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.clients.processes import ServerProcess
 from tests.support.ports import free_port
-from tests.support.redis import REDIS_URL
+from tests.support.redis import REDIS_URL, delete_redis_keys
 from tests.support.waiting import wait_until
 
 
@@ -46,12 +46,7 @@ async def redis_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     await node.start()
     yield node
     node.kill()
-    import redis
-
-    r = redis.Redis.from_url(REDIS_URL)
-    keys = list(r.scan_iter(match=prefix + "*"))
-    if keys:
-        r.delete(*keys)
+    delete_redis_keys(REDIS_URL, prefix)
 
 
 class KillsItsServer:

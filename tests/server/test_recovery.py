@@ -18,7 +18,7 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.support.clients import Client, client
 from tests.support.ports import free_port, port_open
-from tests.support.redis import REDIS_URL
+from tests.support.redis import REDIS_URL, delete_redis_keys
 from tests.support.waiting import wait_until
 
 
@@ -66,12 +66,7 @@ class Node:
 def prefix() -> Iterator[str]:
     name = f"cardavia-test:{uuid.uuid4().hex}:"
     yield name
-    import redis
-
-    r = redis.Redis.from_url(REDIS_URL)
-    keys = list(r.scan_iter(match=name + "*"))
-    if keys:
-        r.delete(*keys)
+    delete_redis_keys(REDIS_URL, name)
 
 
 async def _resume(urls: list[str], resume: str | None) -> Client:
