@@ -13,6 +13,7 @@ import dataclasses
 import heapq
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -255,19 +256,21 @@ class LobbyStore(ABC):
 class MemoryLobby(LobbyStore):
     """The embedded lobby: plain dicts in this process. Atomic because nothing awaits inside a step."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        """Where the lobby reads the time of expiries and heartbeats (a test passes a clock it steps)."""
         self._rooms: dict[str, RoomEntry] = {}
         self._codes: dict[str, str] = {}
         self._sessions: dict[str, SessionEntry] = {}
         self._tokens: dict[str, str] = {}
         self._nodes: dict[str, tuple[str, float, float]] = {}
-        """Heartbeats by node: (url, expiry, when it beat), both times ``time.monotonic``."""
+        """Heartbeats by node: (url, expiry, when it beat), both times of ``_clock``."""
         self._matches: dict[str, dict[str, Any]] = {}
         self._actions: dict[str, list[dict[str, Any]]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._reservations: dict[str, tuple[str, int, str, float]] = {}
         self._expires: dict[str, float] = {}
-        """Sessions that expire, by id: when (``time.monotonic``)."""
+        """Sessions that expire, by id: when (of ``_clock``)."""
         self._deadlines: list[tuple[float, str]] = []
         """A heap of (when, session); an entry whose time no longer matches ``_expires`` is stale."""
 
@@ -348,13 +351,13 @@ class MemoryLobby(LobbyStore):
             self._set_expiry(session, ttl)
 
     def _set_expiry(self, session: str, ttl: float) -> None:
-        when = time.monotonic() + ttl
+        when = self._clock() + ttl
         self._expires[session] = when
         heapq.heappush(self._deadlines, (when, session))
 
     def _expire_due(self) -> None:
         """Drop every session whose time has come (each step pops what it has to, so it stays cheap)."""
-        now = time.monotonic()
+        now = self._clock()
         while self._deadlines and self._deadlines[0][0] <= now:
             when, session = heapq.heappop(self._deadlines)
             if self._expires.get(session) == when:
@@ -375,11 +378,11 @@ class MemoryLobby(LobbyStore):
             self._tokens.pop(entry.token_hash, None)
 
     async def register_node(self, node: str, url: str, ttl: float) -> None:
-        now = time.monotonic()
+        now = self._clock()
         self._nodes[node] = (url, now + ttl, now)
 
     async def heartbeats(self) -> dict[str, Heartbeat]:
-        now = time.monotonic()
+        now = self._clock()
         return {
             node: Heartbeat(url, now - beat)
             for node, (url, until, beat) in self._nodes.items()
@@ -387,7 +390,7 @@ class MemoryLobby(LobbyStore):
         }
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
-        now = time.monotonic()
+        now = self._clock()
         for old in [t for t, held in self._reservations.items() if held[3] < now]:
             del self._reservations[old]  # never taken: the client did not follow its redirect
         self._reservations[token] = (room, seat, session, now + ttl)
@@ -397,7 +400,7 @@ class MemoryLobby(LobbyStore):
         if held is None or held[2] != session:
             return None
         del self._reservations[token]
-        if held[3] < time.monotonic():
+        if held[3] < self._clock():
             return None
         return held[0], held[1]
 
@@ -421,7 +424,7 @@ class MemoryLobby(LobbyStore):
         return sorted({*self._nodes, *(r.node for r in self._rooms.values())})
 
     async def take_lease(self, room: str, node: str, ttl: float) -> bool:
-        now = time.monotonic()
+        now = self._clock()
         holder = self._leases.get(room)
         if holder is not None and holder[1] > now and holder[0] != node:
             return False

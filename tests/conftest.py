@@ -1,10 +1,21 @@
-"""Shared test configuration: Hypothesis profiles for local runs and CI."""
+"""Shared test configuration: Hypothesis profiles for local runs and CI, and the live
+in-process server (``config``, ``server``, ``url``) the server, client and example tests
+share, and two such nodes on one Redis (``nodes``); a folder that wants other settings
+overrides ``config`` in its own conftest."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from cardavia.server.app import CardaviaServer
+from cardavia.server.config import ServerConfig
+from tests.support.nodes import two_nodes
+from tests.support.servers import server_config
 
 settings.register_profile(
     "default",
@@ -19,3 +30,27 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> ServerConfig:
+    return server_config(tmp_path)
+
+
+@pytest.fixture
+async def server(config: ServerConfig) -> AsyncIterator[CardaviaServer]:
+    srv = CardaviaServer(config)
+    await srv.start()
+    yield srv
+    await srv.shutdown()
+
+
+@pytest.fixture
+def url(server: CardaviaServer) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+@pytest.fixture
+async def nodes(config: ServerConfig) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
+    async with two_nodes(config) as both:
+        yield both

@@ -14,7 +14,9 @@ import pytest
 
 from cardavia.cli import LogfmtFormatter, configure_logging
 from cardavia.protocol import messages as m
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
 
 PAIR = re.compile(r'([a-z_]+)=("(?:[^"\\]|\\.)*"|[^ "=]*)(?: |$)')
 
@@ -130,19 +132,15 @@ async def test_a_session_and_a_rooms_life_are_logged_as_logfmt_events_and_a_prob
         room = (await anna.expect(m.Snapshot)).room.room
         await anna.send(anna.req.leave())
         await anna.expect(m.Left)
-        for _ in range(50):  # the owner left: the waiting room closes as the server gets to it
-            if room not in server.rooms:
-                break
-            await asyncio.sleep(0.01)
+        # the owner left: the waiting room closes as the server gets to it
+        await wait_until(lambda: room not in server.rooms, "the waiting room closed")
         await anna.ws.close()
-        for _ in range(50):  # and its connection's end is logged, before the probes
-            if "event=disconnected" in stream.getvalue():
-                break
-            await asyncio.sleep(0.01)
+        # and its connection's end is logged, before the probes
+        await wait_until(lambda: "event=disconnected" in stream.getvalue(), "the disconnection logged")
         before = stream.getvalue()
         for _ in range(3):
             assert (await _get(server.port, "/healthz")).startswith(b"HTTP/1.1 200")
-        await asyncio.sleep(0.05)  # whatever the probes would log has been logged
+        await asyncio.sleep(0.05)  # time on purpose: whatever the probes would log has been logged
         after = stream.getvalue()
     events = _events(before)
     assert all(fields["level"] == "info" and fields["logger"].startswith("cardavia") for fields in events)

@@ -86,6 +86,7 @@ def engine_rollout(world: DouDizhuState, action: Any, seat: int) -> tuple[int, i
     return score["points"][seat], bid * (2 if seat == landlord else 1), plies
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deals", [1, 3])
 def test_the_rank_level_rollout_plays_and_scores_as_the_engine_does(deals: int) -> None:
     checked = ended = 0
@@ -225,6 +226,7 @@ def test_a_world_that_contradicts_the_play_fits_worse() -> None:
     assert worse > 50
 
 
+@pytest.mark.slow
 def test_the_walk_keeps_worlds_consistent_and_fits_the_play_better_than_chance() -> None:
     walked = uniform = compared = 0
     for state in basic_positions("walk", 4):

@@ -25,6 +25,7 @@ def test_fast_levels_choose_legal_actions(game: str, level: str) -> None:
     assert count >= 2000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", BOT_GAMES)
 def test_strong_chooses_legal_actions(game: str) -> None:
     bot = make_bot(game, "strong", "legal-strong", iterations=4)

@@ -188,6 +188,7 @@ def test_a_closed_talon_is_searched_by_solving_worlds() -> None:
     pytest.fail("no closed talon found")
 
 
+@pytest.mark.slow
 def test_with_a_closed_talon_every_move_of_the_best_solved_value_is_kept_for_the_tie_break() -> None:
     """Moves that tie exactly are all handed to the opponent-model search, and no worse move is."""
     tied = 0

@@ -82,6 +82,7 @@ def test_a_time_budget_also_stops_the_search(game: str) -> None:
     assert action in legal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", BOT_GAMES)
 def test_a_seeded_bot_repeats_its_choices(game: str) -> None:
     def match(seed: str) -> list[str]:

@@ -15,17 +15,18 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import (
-    BROWSER,
-    PersonFactory,
-    Player,
-    ServerThread,
-    delete_redis_keys,
-    server_config,
-)
-from tests.server.test_lobby import REDIS_URL
+from tests.support.browser import BROWSER, PersonFactory, Player, ServerThread, server_config
+from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.waiting import wait_until_sync
 
 pytestmark = BROWSER
+
+
+def _sees_both(running: ServerThread) -> bool:
+    """Whether ``running``'s lobby lists both nodes and its page allows the other node's origin
+    (``peer_sources`` names the cluster's other nodes, not the node itself)."""
+    nodes = asyncio.run_coroutine_threadsafe(running.server.lobby.nodes(), running.loop).result(10)
+    return len(nodes) == 2 and len(running.server.web.peer_sources) == 1
 
 
 @pytest.fixture
@@ -39,13 +40,8 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, ServerThread]]:
                 tmp_path / node, redis_url=REDIS_URL, redis_prefix=prefix, node_id=node, heartbeat_seconds=0.2
             )
             nodes.append(ServerThread(config))
-        for running in nodes:  # each node has seen the other's heartbeat
-            future = asyncio.run_coroutine_threadsafe(running.server.lobby.nodes(), running.loop)
-            for _ in range(100):
-                if len(future.result(10)) == 2 and len(running.server.web.peer_sources) == 2:
-                    break
-                asyncio.run_coroutine_threadsafe(asyncio.sleep(0.05), running.loop).result(10)
-                future = asyncio.run_coroutine_threadsafe(running.server.lobby.nodes(), running.loop)
+        # each node has seen the other's heartbeat
+        wait_until_sync(lambda: all(map(_sees_both, nodes)), "each node seeing the other", interval=0.05)
         yield nodes[0], nodes[1]
     finally:
         for running in nodes:

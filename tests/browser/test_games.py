@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, Opponent, PersonFactory, Player, ServerThread, play_on
+from tests.support.browser import BROWSER, Opponent, PersonFactory, Player, ServerThread, play_on
 
 pytestmark = BROWSER
 

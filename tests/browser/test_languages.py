@@ -9,7 +9,7 @@ import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import served_catalogue
-from tests.browser.conftest import (
+from tests.support.browser import (
     BROWSER,
     LANGUAGE_NAMES,
     LANGUAGES,

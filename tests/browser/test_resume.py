@@ -10,10 +10,8 @@ again on the same port."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, PersonFactory, Player, delete_redis_keys
-from tests.server.conftest import free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.browser import BROWSER, PersonFactory, Player
+from tests.support.ports import free_port, port_open
+from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.waiting import wait_until_sync
 
 pytestmark = BROWSER
 
@@ -83,14 +82,12 @@ class Node:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.05)
-        raise AssertionError(f"the node did not start: {self.log.read_text()}")
+        wait_until_sync(self._listening, "the node listening", timeout=30.0)
+
+    def _listening(self) -> bool:
+        assert self.proc is not None
+        assert self.proc.poll() is None, self.log.read_text()
+        return port_open(self.port)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

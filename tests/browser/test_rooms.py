@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 from cardavia.protocol import messages as m
-from tests.browser.conftest import BROWSER, STATE_JS, PersonFactory, Player
-from tests.server.conftest import card_codes_of
+from tests.support.browser import BROWSER, STATE_JS, PersonFactory, Player
+from tests.support.clients import card_codes_of
 
 pytestmark = BROWSER
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import BROWSER, NARROW, WIDE, PersonFactory
+from tests.support.browser import BROWSER, NARROW, WIDE, PersonFactory
 
 pytestmark = BROWSER
 

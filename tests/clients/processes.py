@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.ports import port_open
+from tests.support.waiting import wait_until
 
 
 class ServerProcess:
@@ -41,14 +42,12 @@ class ServerProcess:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        for _ in range(300):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            if self.proc.poll() is not None:
-                break
-            await asyncio.sleep(0.05)
-        raise RuntimeError(f"the server did not start: {self.log()}")
+        proc = self.proc
+        await wait_until(
+            lambda: port_open(self.port) or proc.poll() is not None, "the server listening", timeout=15.0
+        )
+        if not port_open(self.port):
+            raise RuntimeError(f"the server did not start: {self.log()}")
 
     def kill(self) -> None:
         """kill -9: no close frames, no goodbye; what a crash or a lost machine looks like."""

@@ -34,7 +34,7 @@ async def test_bot_command_refuses_a_level_the_game_lacks_and_a_game_of_another_
 
 
 def test_bot_command_without_a_server_fails_with_a_line_per_bot(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.server.conftest import free_port
+    from tests.support.ports import free_port
 
     code = main(["bot", "--server", f"ws://127.0.0.1:{free_port()}/", "--game", "scopa", "--count", "2"])
     out = capsys.readouterr().out

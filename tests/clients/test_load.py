@@ -56,7 +56,7 @@ async def test_a_swarm_of_people_sharing_rooms_plays_without_errors(url: str) ->
 
 
 async def test_a_swarm_without_a_server_reports_its_connection_failures() -> None:
-    from tests.server.conftest import free_port
+    from tests.support.ports import free_port
 
     report = await run_swarm(f"ws://127.0.0.1:{free_port()}/", clients=2, rooms=1, duration=0.1)
     assert report.errors == {"connect_failed": 2}

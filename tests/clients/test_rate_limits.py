@@ -40,6 +40,7 @@ def _refusals(seen: list[Item]) -> list[str]:
     return [i.code for i in seen if isinstance(i, m.Error)]
 
 
+@pytest.mark.slow
 async def test_two_bots_playing_each_other_stay_under_the_default_limit(default_limits: str) -> None:
     seen: list[Item] = []
     first = BotClient(

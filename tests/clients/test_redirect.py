@@ -4,30 +4,26 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from cardavia.bots.registry import make_bot
 from cardavia.clients.cli.sdk import BotClient, run_bot
 from cardavia.clients.cli.session import Item, Session
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.server.test_nodes import nodes
-
-__all__ = ["nodes"]
-
-
-def _url(srv: CardaviaServer) -> str:
-    return f"ws://127.0.0.1:{srv.port}/"
+from tests.support.nodes import node_url
 
 
 async def test_joining_by_code_on_another_node_follows_the_redirect_and_plays_there(
     nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, b = nodes
-    owner = BotClient(_url(a), make_bot("briscola", "random", "a"), "briscola", name="Anna", humans=2)
+    owner = BotClient(node_url(a), make_bot("briscola", "random", "a"), "briscola", name="Anna", humans=2)
     playing = asyncio.ensure_future(owner.run())
     room = await owner.seated()
     seen: list[Item] = []
     guest = BotClient(
-        _url(b),
+        node_url(b),
         make_bot("briscola", "random", "b"),
         "briscola",
         name="Bo",
@@ -36,21 +32,24 @@ async def test_joining_by_code_on_another_node_follows_the_redirect_and_plays_th
     )
     [theirs] = await guest.run()
     [mine] = await playing
-    assert any(isinstance(i, m.Redirect) and i.url == _url(a) for i in seen)
+    assert any(isinstance(i, m.Redirect) and i.url == node_url(a) for i in seen)
     assert guest.session is not None
-    assert (guest.session.url, guest.session.home_url) == (_url(a), _url(b))
+    assert (guest.session.url, guest.session.home_url) == (node_url(a), node_url(b))
     assert theirs.record == mine.record
     assert (theirs.room, theirs.seat) == (room.room, 1)
 
 
+@pytest.mark.slow
 async def test_a_quick_match_on_another_node_is_followed_too(
     nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, b = nodes
-    first = BotClient(_url(a), make_bot("scopa", "random", "a"), "scopa", name="Anna", quick=True)
+    first = BotClient(node_url(a), make_bot("scopa", "random", "a"), "scopa", name="Anna", quick=True)
     playing = asyncio.ensure_future(first.run())
     await first.seated()
-    [theirs] = await run_bot(_url(b), make_bot("scopa", "random", "b"), game="scopa", name="Bo", quick=True)
+    [theirs] = await run_bot(
+        node_url(b), make_bot("scopa", "random", "b"), game="scopa", name="Bo", quick=True
+    )
     [mine] = await playing
     assert theirs.record == mine.record
 
@@ -59,7 +58,7 @@ async def test_resuming_on_another_node_is_sent_home_to_the_room(
     nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, b = nodes
-    first = Session(_url(a), "Anna")
+    first = Session(node_url(a), "Anna")
     await first.connect()
     made = await first.request(first.requests.play_now("briscola", "random"))
     assert isinstance(made, m.Snapshot)
@@ -67,13 +66,13 @@ async def test_resuming_on_another_node_is_sent_home_to_the_room(
     token = first.welcome.resume
     await first.close()  # the client goes away without leaving: its seat waits for it
 
-    again = Session(_url(b), "Anna", resume=token)
+    again = Session(node_url(b), "Anna", resume=token)
     welcome = await again.connect()  # node b does not run the room: it sends the session to node a
     assert welcome.room == made.room.room
     async for item in again.messages():
         if isinstance(item, m.Snapshot):  # where its seat was kept
             break
-    assert again.url == _url(a)
+    assert again.url == node_url(a)
     assert again.room is not None
     assert again.room.room == made.room.room
     assert again.store.seat == 0

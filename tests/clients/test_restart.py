@@ -27,8 +27,9 @@ from cardavia.clients.cli.session import Item, Reconnected
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.clients.processes import ServerProcess
-from tests.server.conftest import free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.ports import free_port
+from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -45,12 +46,7 @@ async def redis_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     await node.start()
     yield node
     node.kill()
-    import redis
-
-    r = redis.Redis.from_url(REDIS_URL)
-    keys = list(r.scan_iter(match=prefix + "*"))
-    if keys:
-        r.delete(*keys)
+    delete_redis_keys(REDIS_URL, prefix)
 
 
 class KillsItsServer:
@@ -74,6 +70,7 @@ class KillsItsServer:
 
 
 @pytest.mark.parametrize("comes_back_as", [None, "node-2"], ids=["same-node-id", "new-node-id"])
+@pytest.mark.slow
 async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_match_finishes(
     redis_server: ServerProcess, comes_back_as: str | None
 ) -> None:
@@ -93,10 +90,8 @@ async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_matc
     assert result.room == first_room  # the same match, rebuilt from its journal
     assert result.reconnects >= 1
     path = redis_server.records / f"{result.record}.jsonl"
-    for _ in range(100):  # the server's record thread writes it just after the match_result
-        if path.exists():
-            break
-        await asyncio.sleep(0.05)
+    # the server's record thread writes it just after the match_result
+    await wait_until(path.exists, "the match's record on disk")
     record = json.loads(path.read_text(encoding="utf-8"))
     assert replay(record).ok
     mine = [

@@ -50,12 +50,13 @@ async def test_quick_match_bots_meet_and_play_several_games(url: str) -> None:
     assert len({r.record for r in second}) == 2  # a rematch, not the same match told twice
 
 
+@pytest.mark.slow
 async def test_a_callable_an_async_callable_and_a_client_bot_all_play(url: str) -> None:
     def greedy(turn: Turn) -> dict[str, Any]:
         return max(turn.legal, key=lambda action: len(action.get("capture", [])))
 
     async def first_action(turn: Turn) -> Any:
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # a coroutine that really awaits, as an async bot may
         return turn.actions()[0]  # an engine action is accepted too
 
     class Counting(ClientBot):

@@ -19,7 +19,10 @@ from cardavia.clients.cli.session import (
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client, free_port, own_server
+from tests.support.clients import client
+from tests.support.ports import free_port
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
 
 
 async def play_out(session: Session, rng: random.Random) -> tuple[m.MatchResult, list[Item]]:
@@ -154,11 +157,12 @@ async def test_no_server_is_a_connection_error() -> None:
 async def test_an_expired_resume_token_starts_a_fresh_session_without_a_room(tmp_path: Path) -> None:
     """A player back after its session ran out is refused its token (``bad_resume_token``): the
     client must take the fresh session the server welcomes it with, not fail or wait for a room."""
-    async with own_server(tmp_path, session_seconds=0.2) as (_, url):
+    async with own_server(tmp_path, session_seconds=0.2) as (server, url):
         async with Session(url, "Anna") as first:
             assert first.welcome is not None
             old = first.welcome
-        await asyncio.sleep(0.6)  # the session, holding no seat, expires with its token
+        # the session, holding no seat, expires with its token
+        await wait_until(lambda: server.table_sizes()["lobby_tokens"] == 0, "the token expired")
         back = Session(url, "Anna", resume=old.resume)
         try:
             welcome = await back.connect()

@@ -8,7 +8,7 @@ from pathlib import Path
 from cardavia.clients.cli.load import LIMIT_HINTS, SwarmReport, run_swarm
 from cardavia.clients.cli.swarm import DEFAULT_RATE
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import own_server
+from tests.support.servers import own_server
 
 DEFAULTS = ServerConfig()
 

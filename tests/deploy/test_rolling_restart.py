@@ -30,7 +30,8 @@ from cardavia.games.records import replay
 from cardavia.games.registry import get_game
 from cardavia.launcher import LocalCluster, free_port
 from cardavia.protocol import messages as m
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
@@ -137,15 +138,17 @@ class Player:
         """Resume on another node and follow the redirect to the room's node; while the room's
         old node is not yet counted as gone (or its rooms not yet adopted), try again shortly."""
         self.comebacks += 1
-        for _ in range(100):
-            for offset in range(1, len(self.urls) + 1):
-                index = (self.node + offset) % len(self.urls)
-                home = await self._resume(index)
-                if home is not None:
-                    self.node, self.conn = home
-                    return
-            await asyncio.sleep(0.2)
-        raise AssertionError(f"{self.name} never got back to the game")
+        self.node, self.conn = await wait_until(
+            self._resume_anywhere, f"{self.name} back at the game", timeout=60.0, interval=0.2
+        )
+
+    async def _resume_anywhere(self) -> tuple[int, Client] | None:
+        """One try at every other node, from the next one on."""
+        for offset in range(1, len(self.urls) + 1):
+            home = await self._resume((self.node + offset) % len(self.urls))
+            if home is not None:
+                return home
+        return None
 
     async def _resume(self, index: int) -> tuple[int, Client] | None:
         try:
@@ -220,6 +223,7 @@ def _explained(record_moves: list[str], sent: list[tuple[str, bool]]) -> bool:
     return len(record_moves) in reachable
 
 
+@pytest.mark.slow
 async def test_rolling_every_node_mid_game_loses_and_doubles_no_move(tmp_path: Path) -> None:
     records = tmp_path / "records"
     redis_port = free_port()

@@ -12,6 +12,7 @@ from cardavia.server.app import CardaviaServer
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
+@pytest.mark.slow
 async def test_greedy_bot_example_plays_a_match(
     server: CardaviaServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -94,6 +94,7 @@ def _check_record(state: State[Any], seed: str) -> None:
     assert report.result == state.result.to_data()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_seeded_random_games_keep_every_cheap_invariant(game_id: str) -> None:
     game = GAMES[game_id]
@@ -124,6 +125,7 @@ def _illegal_pool(game: Game[Any, Any]) -> list[Action]:
 _POOLS: dict[str, list[Action]] = {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=25)
 @given(seed=st.text(max_size=12), choices=st.randoms(use_true_random=False))

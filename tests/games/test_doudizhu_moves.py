@@ -159,6 +159,7 @@ def table_moves(draw: st.DrawFn) -> dm.Move | None:
     return draw(st.sampled_from(moves))
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(hand=hands, table=table_moves())
 def test_generator_equals_brute_force(hand: tuple[int, ...], table: dm.Move | None) -> None:
@@ -171,6 +172,7 @@ def test_generator_equals_brute_force_when_leading(hand: tuple[int, ...]) -> Non
     check_complete(hand, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(hand=dense_hands(), data=st.data())
 def test_generator_equals_brute_force_on_dense_hands(hand: tuple[int, ...], data: st.DataObject) -> None:

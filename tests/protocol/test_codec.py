@@ -114,6 +114,7 @@ json_like = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     kind=st.sampled_from([t.model_fields["type"].default for t in m.CLIENT_TYPES] + ["x"]),

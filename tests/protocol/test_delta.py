@@ -255,6 +255,7 @@ def test_a_gap_asks_for_resync_and_a_repeat_is_ignored() -> None:
     assert store.view == {}
 
 
+@pytest.mark.slow
 @given(
     st.integers(min_value=1, max_value=2**31 - 1),
     json_values,
@@ -265,6 +266,7 @@ def test_the_servers_delta_fast_path_matches_the_model(seq: int, value: Any, eve
     assert encode_delta(seq, ops, events) == encode(m.Delta(seq=seq, ops=ops, events=events))
 
 
+@pytest.mark.slow
 @given(
     st.integers(min_value=0, max_value=2**31 - 1),
     st.lists(st.dictionaries(st.text(), json_values)),

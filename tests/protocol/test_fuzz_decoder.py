@@ -52,6 +52,7 @@ def test_the_corpus_is_the_same_for_the_same_seed() -> None:
     assert list(corpus("a", 300)) != list(corpus("b", 300))
 
 
+@pytest.mark.slow
 def test_a_seeded_corpus_decodes_or_is_refused_with_a_wire_code() -> None:
     codes: Counter[str] = Counter()
     by_family: dict[str, Counter[str]] = {name: Counter() for name in FAMILIES}
@@ -163,6 +164,7 @@ def test_arbitrary_msgpack_values(value: Any) -> None:
         assert code in {"bad_frame", "too_large"}
 
 
+@pytest.mark.slow
 @given(_requests())
 def test_arbitrary_request_like_maps(data: dict[str, Any]) -> None:
     outcome(pack_any(data))

@@ -1,40 +1,32 @@
-"""A real server on 127.0.0.1 (a free port) and real websockets clients."""
+"""Both lobby backends, for the tests that hold every lobby to the same behaviour, and a way
+to let time pass for either; a live server's writes watched, for the live frame checks."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
-import os
-import random
-import socket
 import uuid
 from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
 
-from cardavia.games.cards import ALL_CARDS
-from cardavia.protocol import messages as m
-from cardavia.protocol.client import Requests, ViewStore
-from cardavia.protocol.codec import decode_server, encode
-from cardavia.server.app import CardaviaServer
-from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import LobbyStore, MemoryLobby
 from cardavia.server.lobby_redis import RedisLobby
+from tests.server.live_frames import Wire, watch_wire
+from tests.support.clock import Elapse, FakeClock
+from tests.support.redis import REDIS_URL
 
-CODES = {c.code for c in ALL_CARDS}
-REDIS_URL = os.environ.get("CARDAVIA_TEST_REDIS", "redis://127.0.0.1:6379/0")
-"""The Redis the lobby tests use (scripts/ensure-redis starts one); each test has a key prefix of its own."""
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
-    """Each lobby backend; Redis keys get a prefix of their own per test, removed afterwards."""
+async def lobby(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[LobbyStore]:
+    """Each lobby backend (the memory one on the test's ``clock``); Redis keys get a prefix of
+    their own per test, removed afterwards."""
     if request.param == "memory":
-        yield MemoryLobby()
+        yield MemoryLobby(clock=clock)
         return
     prefix = f"cardavia-test:{uuid.uuid4().hex}:"
     store = RedisLobby(REDIS_URL, prefix=prefix)
@@ -45,145 +37,17 @@ async def lobby(request: pytest.FixtureRequest) -> AsyncIterator[LobbyStore]:
     await store.close()
 
 
-def card_codes_of(data: Any) -> set[str]:
-    """Every card code anywhere in ``data`` (a view, a frame's message)."""
-    if isinstance(data, str):
-        return {data} if data in CODES else set()
-    if isinstance(data, dict):
-        return set().union(*(card_codes_of(v) for v in data.values()))
-    if isinstance(data, list):
-        return set().union(*(card_codes_of(v) for v in data))
-    return set()
+@pytest.fixture
+def elapse(lobby: LobbyStore, clock: FakeClock) -> Elapse:
+    """Lets ``seconds`` pass for ``lobby``: the memory lobby's clock is stepped at once; Redis
+    expires its keys on its own clock, which no test can step, so there they really pass."""
 
+    async def step(seconds: float) -> None:
+        clock.advance(seconds)
 
-class Client:
-    """A test player: sends requests, keeps its view, records every message it receives."""
-
-    def __init__(self, ws: ClientConnection, name: str) -> None:
-        self.ws = ws
-        self.name = name
-        self.req = Requests()
-        self.store = ViewStore()
-        self.received: list[m.Reply] = []
-        self.frames: list[bytes] = []
-        self.resume: str | None = None
-        self.views_seen: list[str] = []
-        self.session: str | None = None
-
-    async def send(self, message: m.Request) -> None:
-        await self.ws.send(encode(message))
-
-    async def recv(self, timeout: float = 5.0) -> m.Reply:
-        frame = await asyncio.wait_for(self.ws.recv(), timeout)
-        assert isinstance(frame, bytes)
-        self.frames.append(frame)
-        message = decode_server(frame)
-        self.received.append(message)
-        if isinstance(message, m.Snapshot):
-            self.store.on_snapshot(message)
-            self.views_seen.append(json.dumps(self.store.view, sort_keys=True))
-        elif isinstance(message, m.Delta):
-            assert self.store.on_delta(message), "a delta was out of sequence"
-            self.views_seen.append(json.dumps(self.store.view, sort_keys=True))
-        elif isinstance(message, m.YourTurn):
-            # the legal moves name only cards this seat can see (its hand, the table)
-            visible = card_codes_of(self.store.view)
-            assert card_codes_of(message.legal) <= visible, "your_turn names a card the seat cannot see"
-        elif isinstance(message, m.Welcome):
-            self.resume, self.session = message.resume, message.session
-        return message
-
-    async def expect(self, kind: type[Any], timeout: float = 5.0) -> Any:
-        while True:
-            message = await self.recv(timeout)
-            if isinstance(message, kind):
-                return message
-            if isinstance(message, m.Error) and kind is not m.Error:
-                raise AssertionError(f"unexpected error {message}")
-
-    async def hello(self, resume: str | None = None, last_seq: int | None = None) -> m.Welcome:
-        hello = self.req.hello(self.name, resume=resume).model_copy(update={"last_seq": last_seq})
-        await self.send(hello)
-        welcome: m.Welcome = await self.expect(m.Welcome)
-        return welcome
-
-    async def play_until_over(self, rng: random.Random, timeout: float = 20.0) -> m.MatchResult:
-        """Answer every your_turn with a random legal action until the match ends."""
-        while True:
-            message = await self.recv(timeout)
-            if isinstance(message, m.YourTurn):
-                await self.send(self.req.act(rng.choice(message.legal)))
-            elif isinstance(message, m.MatchResult):
-                return message
-            elif isinstance(message, m.Error):
-                raise AssertionError(f"unexpected error {message}")
-
-
-def free_port() -> int:
-    """A port nothing listens on now (for servers a test starts as processes of their own)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def server_config(tmp_path: Path, **changes: Any) -> ServerConfig:
-    """A test server's settings: any free port, instant bots, no rate limit to speak of."""
-    settings: dict[str, Any] = {
-        "port": 0,
-        "records_dir": str(tmp_path / "records"),
-        "bot_delay": 0.0,
-        "bot_workers": 0,
-        "rate_per_second": 10_000.0,
-        "rate_burst": 10_000,
-        "grace_seconds": 0.5,
-        "ping_interval": 0.0,
-    }
-    return ServerConfig(**{**settings, **changes})
-
-
-@contextlib.asynccontextmanager
-async def own_server(tmp_path: Path, **changes: Any) -> AsyncIterator[tuple[CardaviaServer, str]]:
-    """A server with test settings, ``changes`` applied, and its URL (for tests that need
-    settings of their own)."""
-    server = CardaviaServer(server_config(tmp_path, **changes))
-    await server.start()
-    try:
-        yield server, f"ws://127.0.0.1:{server.port}/"
-    finally:
-        await server.shutdown()
+    return step if isinstance(lobby, MemoryLobby) else asyncio.sleep
 
 
 @pytest.fixture
-def config(tmp_path: Path) -> ServerConfig:
-    return server_config(tmp_path)
-
-
-@pytest.fixture
-async def server(config: ServerConfig) -> AsyncIterator[CardaviaServer]:
-    srv = CardaviaServer(config)
-    await srv.start()
-    yield srv
-    await srv.shutdown()
-
-
-@pytest.fixture
-def url(server: CardaviaServer) -> str:
-    return f"ws://127.0.0.1:{server.port}/"
-
-
-async def client(url: str, name: str = "Anna") -> Client:
-    ws = await connect(url, compression=None, max_size=2**20)
-    return Client(ws, name)
-
-
-async def seated_pair(url: str, game: str = "scopa") -> tuple[Client, Client]:
-    """Anna owns a waiting room of ``game`` for two people and Bo sits in it."""
-    anna, bo = await client(url, "Anna"), await client(url, "Bo")
-    await anna.hello()
-    await bo.hello()
-    await anna.send(anna.req.create_room(game, humans=2))
-    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
-    await bo.send(bo.req.join(room=snapshot.room.room))
-    await bo.expect(m.Snapshot)
-    return anna, bo
+def wire(monkeypatch: pytest.MonkeyPatch) -> Wire:
+    return watch_wire(monkeypatch)

@@ -11,7 +11,7 @@ import dataclasses
 import logging
 import random
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,8 +23,9 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.sessions import token_hash as _token_hash
-from tests.server.conftest import client
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client
+from tests.support.redis import REDIS_URL
+from tests.support.waiting import wait_until
 
 GONE = "node-gone"
 """A node whose heartbeat has expired."""
@@ -69,14 +70,6 @@ async def _start(servers: list[CardaviaServer], srv: CardaviaServer) -> Cardavia
     servers.append(srv)
     await srv.start()
     return srv
-
-
-async def _eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
-    for _ in range(500):
-        if await check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"never: {what}")
 
 
 async def _journaled_room(lobby: RedisLobby, room: str, owner: str, *, finished: bool) -> None:
@@ -124,10 +117,12 @@ async def test_a_finished_room_adopted_from_a_stopped_node_closes_when_nobody_co
     # The adoption is read from the node's log, not from its room table: on a busy loop the
     # room can be adopted and already dropped again before a look at the table.
     adopted = "event=room_adopted room=r-done000001 "
-    await _eventually(lambda: _logged(caplog, adopted), "the finished room was adopted")
+    await wait_until(lambda: _logged(caplog, adopted), "the finished room was adopted", timeout=10.0)
     room = srv.rooms.get("r-done000001")
     assert room is None or room.finished
-    await _eventually(lambda: _gone(srv, lobby, "r-done000001"), "nobody came back, and the room was dropped")
+    await wait_until(
+        lambda: _gone(srv, lobby, "r-done000001"), "nobody came back, and the room was dropped", timeout=10.0
+    )
     assert await lobby.rooms_of("node-a") == []
 
 
@@ -137,7 +132,7 @@ async def test_a_player_back_at_a_finished_adopted_room_gets_its_result_and_reco
     token = "a-resume-token-of-annas"
     await _annas_room(lobby, "r-done000002", token, finished=True)
     srv = await _start(servers, CardaviaServer(node))
-    await _eventually(lambda: _in(srv, "r-done000002"), "the finished room was adopted")
+    await wait_until(lambda: _in(srv, "r-done000002"), "the finished room was adopted", timeout=10.0)
     anna = await client(f"ws://127.0.0.1:{srv.port}/")
     await anna.hello(resume=token)
     snapshot = await anna.expect(m.Snapshot)
@@ -174,12 +169,12 @@ async def test_a_listed_room_whose_entry_expired_is_dropped_from_the_nodes_rooms
     await _journaled_room(lobby, "r-playing001", owner, finished=False)
     await lobby.redis.delete(lobby.prefix + "room:r-expired001")  # what its TTL does after an hour
     srv = await _start(servers, CardaviaServer(node))
-    await _eventually(lambda: _in(srv, "r-playing001"), "the room in play was rebuilt")
+    await wait_until(lambda: _in(srv, "r-playing001"), "the room in play was rebuilt", timeout=10.0)
 
     async def forgotten() -> bool:
         return "r-expired001" not in await lobby.rooms_of(owner)
 
-    await _eventually(forgotten, f"the expired room left the rooms of {owner}")
+    await wait_until(forgotten, f"the expired room left the rooms of {owner}", timeout=10.0)
     assert await lobby.rooms_of("node-a") == ["r-playing001"]
     assert "r-expired001" not in srv.rooms
     assert await lobby.take_lease("r-expired001", "node-c", 30.0)  # nobody keeps trying it
@@ -196,7 +191,7 @@ async def test_a_room_that_moved_after_it_was_listed_stays_where_it_went(
     await lobby.redis.sadd(lobby.prefix + "node_rooms:" + GONE, "r-a-moved001")  # the list as read before
     srv = await _start(servers, CardaviaServer(node))
     # the list is taken in order: once the second room is here, the first was decided
-    await _eventually(lambda: _in(srv, "r-b-orphan01"), "the orphan was adopted")
+    await wait_until(lambda: _in(srv, "r-b-orphan01"), "the orphan was adopted", timeout=10.0)
     assert "r-a-moved001" not in srv.rooms
     entry = await lobby.get_room("r-a-moved001")
     assert entry is not None
@@ -232,7 +227,7 @@ async def test_a_node_that_comes_back_while_its_room_is_being_taken_keeps_it(
     async def released() -> bool:
         return "r-back000001" in racing.released
 
-    await _eventually(released, "the lease was given back")
+    await wait_until(released, "the lease was given back", timeout=10.0)
     assert "r-back000001" not in srv.rooms
     assert await lobby.rooms_of(GONE) == ["r-back000001"]
 
@@ -246,7 +241,7 @@ async def test_a_restarted_node_waits_for_a_lease_another_node_holds(
     assert await lobby.take_lease("r-leased0001", "node-b", 30.0)
     srv = CardaviaServer(node)
     starting = asyncio.create_task(_start(servers, srv))
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time passes on purpose: the start must still be waiting after it
     assert not starting.done()  # it does not serve without the room, nor with it twice
     if holder_moves_it:
         await lobby.move_room("r-leased0001", "node-b")
@@ -266,7 +261,7 @@ async def test_a_journal_that_does_not_replay_stops_no_other_adoption(
     await _journaled_room(lobby, "r-b-intact01", GONE, finished=False)
     await lobby.redis.rpush(lobby.prefix + "actions:r-a-broken01", '{"seat": 0, "play": "ZZ"}')
     srv = await _start(servers, CardaviaServer(node))
-    await _eventually(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted")
+    await wait_until(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted", timeout=10.0)
     assert "r-a-broken01" not in srv.rooms
     assert not await lobby.take_lease("r-a-broken01", "node-c", 30.0)  # tried again when the lease ends
 
@@ -288,7 +283,7 @@ async def test_a_player_whose_room_is_being_adopted_is_told_to_retry_until_it_is
     assert moving.retry_after is not None
     assert moving.retry_after > 0
     await lobby.release_lease("r-moving0001", "node-c")  # node-c died too: node-a adopts it
-    await _eventually(lambda: _in(srv, "r-moving0001"), "the room was adopted")
+    await wait_until(lambda: _in(srv, "r-moving0001"), "the room was adopted", timeout=10.0)
     back = await client(f"ws://127.0.0.1:{srv.port}/")
     again = await back.hello(resume=welcome.resume)
     assert again.room == "r-moving0001"

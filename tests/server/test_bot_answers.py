@@ -3,7 +3,6 @@ delay, a level that decides inline), else from a task of its own after the delay
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from cardavia.protocol.codec import decode_server
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.room import Room
+from tests.support.waiting import wait_until
 
 
 class Person:
@@ -52,11 +52,8 @@ def _room(game_id: str, bot_delay: float, runner: BotRunner, bots: Any = make_bo
 
 async def _turn_after(person: Person, count: int) -> m.YourTurn:
     """The person's turn after the first ``count``, waited for (a bot may move first, from a task)."""
-    for _ in range(200):
-        if len(person.turns()) > count:
-            return person.turns()[-1]
-        await asyncio.sleep(0.01)
-    raise AssertionError("no turn came")
+    await wait_until(lambda: len(person.turns()) > count, f"the person's turn after {count}", timeout=2.0)
+    return person.turns()[-1]
 
 
 @pytest.mark.parametrize("game_id", ["briscola", "doudizhu"])
@@ -98,7 +95,6 @@ async def test_with_a_bot_delay_the_bot_answers_later_from_a_task() -> None:
     finally:
         room.close()
         runner.close()
-
 
 
 @pytest.mark.parametrize("level", ["random", "basic"])

@@ -8,7 +8,7 @@ from typing import Any
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.connection import Connection
-from tests.server.conftest import client
+from tests.support.clients import client
 
 
 async def _connection(server: CardaviaServer, url: str) -> tuple[Any, Connection]:

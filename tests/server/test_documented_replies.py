@@ -23,7 +23,7 @@ import pytest
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ERROR_CODES
 from cardavia.protocol.schema import ANSWERS, asyncapi
-from tests.server.conftest import Client, client, seated_pair
+from tests.support.clients import Client, client, seated_pair
 
 README = Path(__file__).resolve().parents[2] / "protocol" / "README.md"
 

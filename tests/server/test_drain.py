@@ -16,7 +16,8 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import MemoryLobby, RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.room import Room
 from cardavia.server.rooms import make_bot
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
+from tests.support.waiting import wait_until
 
 
 async def _read_until_closed(reader: Client) -> None:
@@ -59,7 +60,10 @@ async def test_a_hello_under_way_when_the_drain_begins_gets_its_welcome_before_t
     await again.send(again.req.hello("Anna", resume=anna.resume))
     await lobby.holding.wait()
     draining = asyncio.create_task(first.shutdown())
-    await asyncio.sleep(0.05)  # the drain has asked every connection to close
+    listener = first.listener
+    assert listener is not None
+    # the drain stops the listener and asks every connection to close in one step
+    await wait_until(lambda: not listener.serving, "the drain asking every connection to close")
     lobby.release.set()
     welcome: m.Welcome = await again.expect(m.Welcome)
     with pytest.raises(ConnectionClosed):
@@ -102,10 +106,9 @@ async def test_a_frozen_room_completes_a_move_under_way_and_starts_no_bot_move()
     )
     room.sit(0, Sink(), "Anna")
     await room.start("r-drain/0/seed")
-    for _ in range(100):  # the bot plays first when it leads
-        if room.state is not None and room.state.to_move == 0:
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(  # the bot plays first when it leads
+        lambda: room.state is not None and room.state.to_move == 0, "the person's turn", timeout=1.0
+    )
     assert room.state is not None
     assert room.state.to_move == 0
     before = room.accepted

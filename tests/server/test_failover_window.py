@@ -23,8 +23,10 @@ from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.wire import Listener
-from tests.server.conftest import client
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client
+from tests.support.nodes import both_beat, stale
+from tests.support.redis import REDIS_URL
+from tests.support.waiting import wait_until
 
 BEAT = 0.2
 TTL = 2.5
@@ -52,10 +54,7 @@ async def nodes(config: ServerConfig) -> AsyncIterator[tuple[Node, Node]]:
         )
         started.append((srv, await srv.start()))
     lobby = started[0][0].lobby
-    for _ in range(100):
-        if len(await lobby.nodes()) == 2:
-            break
-        await asyncio.sleep(0.02)
+    await wait_until(lambda: both_beat(lobby), "both nodes' heartbeats", timeout=2.0)
     yield started[0], started[1]
     for srv, _ in started:
         await srv.shutdown()
@@ -128,8 +127,7 @@ async def test_a_player_back_through_another_node_before_the_dead_one_expires_wa
                 elif isinstance(item, m.YourTurn):
                     if not killed and moves_on_a >= 2:
                         await _stop_heartbeat(a, monkeypatch)
-                        while "node-a" in await b.lobby.fresh_nodes(BEAT):
-                            await asyncio.sleep(0.02)
+                        await wait_until(lambda: stale(b.lobby, "node-a", BEAT), "node-a stale on node-b")
                         assert "node-a" in await b.lobby.nodes()  # stale, not yet expired
                         _cut_sockets(a, a_server)
                         killed_at = len(caplog.records)  # the redirect that seated Anna came before
@@ -170,8 +168,7 @@ async def test_a_join_by_code_for_a_room_of_a_node_that_missed_its_beats_is_told
     await anna.send(anna.req.create_room("briscola", humans=2, bot_level="random"))
     made: m.Snapshot = await anna.expect(m.Snapshot)
     await _stop_heartbeat(a, monkeypatch)
-    while "node-a" in await b.lobby.fresh_nodes(BEAT):
-        await asyncio.sleep(0.02)
+    await wait_until(lambda: stale(b.lobby, "node-a", BEAT), "node-a stale on node-b")
     bo = await client(_url(b), "Bo")
     await bo.hello()
     await bo.send(m.JoinRoom(id=7, code=made.room.code))

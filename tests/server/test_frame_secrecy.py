@@ -494,6 +494,7 @@ async def _play_all(game_id: str, count: int) -> tuple[list[Problem], Counter[st
     return problems, stats
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 async def test_no_frame_shows_a_hidden_card_or_the_seed_and_every_stream_is_exact(game_id: str) -> None:
     """What a client is sent is all it can ever learn, whatever ``State.view`` promises: this is

@@ -36,7 +36,8 @@ from cardavia.protocol.errors import ERROR_CODES
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from tests.fuzz_frames import FAMILIES, NO_LIMITS, SERVER_ACCEPTS, Fuzzed, corpus, refusal, refused_corpus
-from tests.server.conftest import Client, client, server_config
+from tests.support.clients import Client, client
+from tests.support.servers import server_config
 
 SEED = 20261201
 FRAMES = 1200
@@ -121,7 +122,7 @@ async def keep_asking(url: str, done: asyncio.Event) -> int:
         catalogue: m.Catalogue = await bystander.expect(m.Catalogue)
         assert catalogue.games
         rounds += 1
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # paced: a question every few milliseconds, not a wait for anything
     await bystander.ws.close()
     return rounds
 

@@ -13,7 +13,7 @@ from cardavia.games.records import replay
 from cardavia.games.registry import GAMES
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client
+from tests.support.clients import client
 
 
 async def _replays(server: CardaviaServer, record_id: str) -> dict[str, object]:

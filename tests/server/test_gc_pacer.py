@@ -12,6 +12,7 @@ from prometheus_client import CollectorRegistry, Histogram
 
 from cardavia.server.config import ServerConfig
 from cardavia.server.gc_pacer import MIN_FULL_SECONDS, SHARE, THRESHOLDS, GcPacer
+from tests.support.waiting import wait_until
 
 
 class Clock:
@@ -198,7 +199,7 @@ def test_run_ticks_until_cancelled_and_zero_leaves_the_collector_alone(clock: Cl
         assert gc.get_threshold() == before
         pacer = GcPacer(0.01, 600.0, clock=clock)
         task = asyncio.create_task(pacer.run())
-        await asyncio.sleep(0.1)
+        await wait_until(lambda: gc.get_freeze_count() > 0, "the pacer's first tick")
         assert gc.get_freeze_count() > 0
         task.cancel()
         with pytest.raises(asyncio.CancelledError):

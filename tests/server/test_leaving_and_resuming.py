@@ -9,7 +9,8 @@ from pathlib import Path
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.lobby import MemoryLobby, SessionEntry
-from tests.server.conftest import client, own_server, seated_pair, server_config
+from tests.support.clients import client, seated_pair
+from tests.support.servers import own_server, server_config
 
 
 async def test_one_connection_plays_match_after_match_without_running_out_of_rooms(tmp_path: Path) -> None:
@@ -45,7 +46,7 @@ class SlowSessions(MemoryLobby):
     """A lobby whose session writes take a while, as a remote store's may under load."""
 
     async def save_session(self, entry: SessionEntry, ttl: float | None = None) -> None:
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # the slow write itself, not a wait for something
         await super().save_session(entry, ttl)
 
 

@@ -25,7 +25,10 @@ from cardavia.protocol.codec import encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.wire import CLOSE_TIMEOUT, SWEEP_SECONDS
-from tests.server.conftest import Client, client, free_port, own_server
+from tests.support.clients import Client, client
+from tests.support.ports import free_port, port_open
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
 
 
 async def _error_for(url: str, frame: bytes | str) -> m.Error:
@@ -213,7 +216,7 @@ async def test_a_client_that_stops_reading_is_closed_and_the_others_are_served(c
             for _ in range(200):  # ask for catalogues and never read them
                 for _ in range(20):
                     await stalled.send(encode(req.get_catalogue()))
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.01)  # the server reads and answers a batch, filling the window
                 if any(c.close_reason == "too slow to read" for c in srv.connections):
                     break
             else:
@@ -276,7 +279,7 @@ async def test_an_abusive_client_does_not_stop_a_game_in_another_room(
             try:
                 while True:
                     await ws.send(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))))
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(0)  # a turn for the server between two bad messages
             except ConnectionClosed:
                 return
 
@@ -293,10 +296,7 @@ async def test_an_abusive_client_does_not_stop_a_game_in_another_room(
     assert server.listener is not None
     server.listener.sweep(time.monotonic() + CLOSE_TIMEOUT + SWEEP_SECONDS)
     await asyncio.wait_for(abuser, timeout=5)
-    for _ in range(100):
-        if abusive not in server.connections:
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(lambda: abusive not in server.connections, "the abuser forgotten", timeout=1.0)
     assert abusive not in server.connections
 
 
@@ -316,12 +316,8 @@ async def test_sigterm_closes_clients_with_1012_and_exits_cleanly(tmp_path: Path
     )
     try:
         url = f"ws://127.0.0.1:{port}/"
-        for _ in range(100):
-            try:
-                anna = await client(url)
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
+        await wait_until(lambda: port_open(port), "the server listening", timeout=10.0)
+        anna = await client(url)
         await anna.hello()
         await anna.send(anna.req.play_now("scopa", "random"))
         await anna.expect(m.YourTurn)

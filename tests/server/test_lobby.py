@@ -17,7 +17,8 @@ from cardavia.server.lobby import (
     SessionEntry,
 )
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import REDIS_URL
+from tests.support.clock import Elapse, FakeClock
+from tests.support.redis import REDIS_URL
 
 
 def _entry(
@@ -166,19 +167,19 @@ async def test_finished_rooms_expire_in_redis() -> None:
         await store.close()
 
 
-async def test_nodes_are_alive_while_they_heartbeat(lobby: LobbyStore) -> None:
+async def test_nodes_are_alive_while_they_heartbeat(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.register_node("node-a", "ws://a.example/", 5.0)
     await lobby.register_node("node-b", "ws://b.example/", 0.05)
-    await asyncio.sleep(0.15)
+    await elapse(0.15)
     assert await lobby.nodes() == {"node-a": "ws://a.example/"}
 
 
-async def test_a_reservation_is_taken_once_and_expires(lobby: LobbyStore) -> None:
+async def test_a_reservation_is_taken_once_and_expires(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.reserve("rsv-1", "r-1", 1, "s-7", 5.0)
     assert await lobby.take_reservation("rsv-1", "s-7") == ("r-1", 1)
     assert await lobby.take_reservation("rsv-1", "s-7") is None
     await lobby.reserve("rsv-2", "r-1", 1, "s-7", 0.05)
-    await asyncio.sleep(0.15)
+    await elapse(0.15)
     assert await lobby.take_reservation("rsv-2", "s-7") is None
     assert await lobby.take_reservation("rsv-unknown", "s-7") is None
 
@@ -189,31 +190,34 @@ async def test_only_its_own_session_consumes_a_reservation(lobby: LobbyStore) ->
     assert await lobby.take_reservation("rsv-3", "s-owner") == ("r-1", 2)  # still there for its owner
 
 
-async def test_a_session_expires_unless_saved_again(lobby: LobbyStore) -> None:
+async def test_a_session_expires_unless_saved_again(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.save_session(SessionEntry("s-x", "Anna", "hash-x"))
     await lobby.save_session(SessionEntry("s-y", "Bo", "hash-y"))
     await lobby.expire_session("s-x", 0.05)
     await lobby.expire_session("s-y", 0.05)
     await lobby.save_session(SessionEntry("s-y", "Bo", "hash-y2"))  # back before its time: kept
-    await asyncio.sleep(0.2)
+    await elapse(0.2)
     assert await lobby.session_by_token("hash-x") is None
     kept = await lobby.session_by_token("hash-y2")
     assert kept is not None
     assert kept.name == "Bo"
 
 
-async def test_a_session_expires_with_its_room_only_while_it_is_still_that_rooms(lobby: LobbyStore) -> None:
+async def test_a_session_expires_with_its_room_only_while_it_is_still_that_rooms(
+    lobby: LobbyStore, elapse: Elapse
+) -> None:
     await lobby.save_session(SessionEntry("s-m", "Mia", "hash-m", room="r-new", seat=0))
     await lobby.expire_session("s-m", 0.05, room="r-old")  # the room she has left closes
-    await asyncio.sleep(0.2)
+    await elapse(0.2)
     assert await lobby.session_by_token("hash-m") is not None
     await lobby.expire_session("s-m", 0.05, room="r-new")
-    await asyncio.sleep(0.2)
+    await elapse(0.2)
     assert await lobby.session_by_token("hash-m") is None
 
 
 async def test_the_memory_lobby_forgets_expired_sessions_and_closed_rooms_journals() -> None:
-    lobby = MemoryLobby()
+    clock = FakeClock()
+    lobby = MemoryLobby(clock=clock)
     for n in range(50):
         await lobby.save_session(SessionEntry(f"s-{n}", "P", f"hash-{n}"))
         await lobby.expire_session(f"s-{n}", 0.01)
@@ -222,7 +226,7 @@ async def test_the_memory_lobby_forgets_expired_sessions_and_closed_rooms_journa
     await lobby.append_action("r-gone", 0, {"seat": 0})
     await lobby.take_lease("r-gone", "node-b", 30.0)
     await lobby.reserve("rsv-old", "r-gone", 0, "s-1", 0.01)
-    await asyncio.sleep(0.05)
+    clock.advance(0.05)
     await lobby.reserve("rsv-new", "r-gone", 1, "s-2", 30.0)  # sweeps the expired one
     await lobby.delete_room("r-gone")
     sizes = lobby.table_sizes()

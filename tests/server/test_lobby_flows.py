@@ -14,9 +14,11 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import RoomEntry
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import client, seated_pair
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import client, seated_pair
+from tests.support.redis import REDIS_URL
+from tests.support.waiting import wait_until
 
 
 async def test_quick_match_pairs_two_players_and_starts(url: str) -> None:
@@ -131,10 +133,7 @@ async def test_rooms_close_when_everyone_has_gone(server: CardaviaServer, url: s
     await anna.expect(m.Snapshot)
     assert len(server.rooms) == 1
     await anna.ws.close()
-    for _ in range(50):
-        if not server.rooms:
-            break
-        await asyncio.sleep(0.02)
+    await wait_until(lambda: not server.rooms, "the waiting room closed", timeout=1.0)
     assert not server.rooms
 
     bo = await client(url, "Bo")
@@ -143,11 +142,10 @@ async def test_rooms_close_when_everyone_has_gone(server: CardaviaServer, url: s
     await bo.play_until_over(random.Random(9))
     assert len(server.rooms) == 1  # Bo is still there, and may ask for a rematch
     await bo.ws.close()
-    await asyncio.sleep(server.config.grace_seconds)  # a finished room waits a grace period for its players
-    for _ in range(50):
-        if not server.rooms:
-            break
-        await asyncio.sleep(0.02)
+    # a finished room waits a grace period for its players
+    await wait_until(
+        lambda: not server.rooms, "the finished room closed", timeout=server.config.grace_seconds + 1.0
+    )
     assert not server.rooms
 
 
@@ -197,11 +195,13 @@ async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerCon
             anna.play_until_over(random.Random(1)), bo.play_until_over(random.Random(2))
         )
         assert results[0].record == results[1].record
-        for _ in range(100):  # the lobby learns of the end in the background
-            stored = await srv.lobby.get_room(first.room.room)
-            if stored is not None and stored.state == "finished":
-                break
-            await asyncio.sleep(0.02)
+
+        async def finished() -> RoomEntry | None:
+            entry = await srv.lobby.get_room(first.room.room)
+            return entry if entry is not None and entry.state == "finished" else None
+
+        # the lobby learns of the end in the background
+        stored = await wait_until(finished, "the lobby's entry finished", timeout=2.0)
         assert stored is not None
         assert stored.state == "finished"
     finally:

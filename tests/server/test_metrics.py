@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from prometheus_client.parser import text_string_to_metric_families
-
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import Client, client
-
-
-async def _samples(server: CardaviaServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of the node's /metrics, by name and labels."""
-
-    def get() -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=5) as response:
-            body: bytes = response.read()
-            return body.decode()
-
-    text = await asyncio.to_thread(get)
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
+from tests.support.clients import Client, client
+from tests.support.metrics import metric_samples
 
 
 async def _record(server: CardaviaServer, result: m.MatchResult) -> dict[str, Any]:
@@ -54,7 +35,7 @@ async def test_each_bot_decision_is_timed_under_its_level(server: CardaviaServer
     _, result = await _play_against_a_bot(url)
     bot_moves = _moves(await _record(server, result), 1)
     assert bot_moves > 0
-    samples = await _samples(server)
+    samples = await metric_samples(server)
     assert samples[("cardavia_bot_think_seconds_count", (("level", "random"),))] == bot_moves
     assert samples[("cardavia_bot_think_seconds_sum", (("level", "random"),))] > 0
 
@@ -69,6 +50,6 @@ async def test_action_seconds_times_accepted_moves_and_nothing_else(server: Card
     refused: m.Error = await anna.expect(m.Error)
     assert refused.code == "game_over"
     moves = _moves(await _record(server, result), 0)
-    samples = await _samples(server)
+    samples = await metric_samples(server)
     assert samples[("cardavia_action_seconds_count", ())] == moves
     assert samples[("cardavia_actions_total", (("game", "briscola"),))] == moves

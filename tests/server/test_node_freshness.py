@@ -12,16 +12,17 @@ import uuid
 
 from cardavia.server.lobby import Heartbeat, LobbyStore
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import REDIS_URL
+from tests.support.clock import Elapse
+from tests.support.redis import REDIS_URL
 
 BEAT = 0.1
 """The heartbeat interval the nodes of these tests keep."""
 
 
-async def test_a_node_that_missed_a_beat_is_alive_but_not_fresh(lobby: LobbyStore) -> None:
+async def test_a_node_that_missed_a_beat_is_alive_but_not_fresh(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.register_node("node-a", "ws://a.example/", 5.0)
     await lobby.register_node("node-b", "ws://b.example/", 5.0)
-    await asyncio.sleep(3 * BEAT)
+    await elapse(3 * BEAT)
     await lobby.register_node("node-b", "ws://b.example/", 5.0)  # node-a beats no more
     assert await lobby.nodes() == {"node-a": "ws://a.example/", "node-b": "ws://b.example/"}
     assert await lobby.fresh_nodes(BEAT) == {"node-b": "ws://b.example/"}
@@ -30,17 +31,17 @@ async def test_a_node_that_missed_a_beat_is_alive_but_not_fresh(lobby: LobbyStor
     assert beats["node-b"].age < 2 * BEAT
 
 
-async def test_a_stale_node_is_fresh_again_when_it_beats(lobby: LobbyStore) -> None:
+async def test_a_stale_node_is_fresh_again_when_it_beats(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.register_node("node-a", "ws://a.example/", 5.0)
-    await asyncio.sleep(3 * BEAT)
+    await elapse(3 * BEAT)
     assert await lobby.fresh_nodes(BEAT) == {}
     await lobby.register_node("node-a", "ws://a.example/", 5.0)
     assert await lobby.fresh_nodes(BEAT) == {"node-a": "ws://a.example/"}
 
 
-async def test_an_expired_heartbeat_is_neither_alive_nor_fresh(lobby: LobbyStore) -> None:
+async def test_an_expired_heartbeat_is_neither_alive_nor_fresh(lobby: LobbyStore, elapse: Elapse) -> None:
     await lobby.register_node("node-a", "ws://a.example/", 0.05)
-    await asyncio.sleep(0.15)
+    await elapse(0.15)
     assert await lobby.heartbeats() == {}
     assert await lobby.fresh_nodes(10.0) == {}
 
@@ -57,7 +58,7 @@ async def test_a_beat_that_does_not_say_its_lifetime_counts_as_fresh() -> None:
     try:
         await store.redis.set(prefix + "node:node-old", "ws://old.example/", px=5000)
         await store.redis.sadd(prefix + "nodes", "node-old")
-        await asyncio.sleep(3 * BEAT)
+        await asyncio.sleep(3 * BEAT)  # three beats missed, on Redis's own clock: still fresh
         assert await store.fresh_nodes(BEAT) == {"node-old": "ws://old.example/"}
     finally:
         keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]

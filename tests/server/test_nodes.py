@@ -6,84 +6,27 @@ import asyncio
 import dataclasses
 import random
 import uuid
-from collections.abc import AsyncIterator
-
-import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
-from tests.server.conftest import Client, client
-from tests.server.test_lobby import REDIS_URL
-
-
-@pytest.fixture
-async def nodes(config: ServerConfig) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    servers = []
-    for node in ("node-a", "node-b"):
-        srv = CardaviaServer(
-            dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id=node)
-        )
-        await srv.start()
-        servers.append(srv)
-    for _ in range(100):  # both heartbeats are in
-        if len(await servers[0].lobby.nodes()) == 2:
-            break
-        await asyncio.sleep(0.02)
-    yield servers[0], servers[1]
-    for srv in servers:
-        await srv.shutdown()
-    lobby = servers[0].lobby
-    assert isinstance(lobby, RedisLobby)
-    keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await lobby.redis.delete(*keys)
-    for srv in servers:
-        assert isinstance(srv.lobby, RedisLobby)
-        await srv.lobby.close()
-
-
-def _url(srv: CardaviaServer) -> str:
-    return f"ws://127.0.0.1:{srv.port}/"
-
-
-async def _follow(redirected: Client, redirect: m.Redirect) -> Client:
-    """What a client does with a redirect: connect to the named node, resume, join with the reservation."""
-    moved = await client(redirect.url, redirected.name)
-    await moved.hello(resume=redirected.resume)
-    await moved.send(m.JoinRoom(id=99, room=redirect.room, reservation=redirect.reservation))
-    return moved
+from tests.support.clients import client
+from tests.support.nodes import follow, node_url, redirected
+from tests.support.redis import REDIS_URL
 
 
 async def test_any_node_lists_every_nodes_rooms(nodes: tuple[CardaviaServer, CardaviaServer]) -> None:
     a, b = nodes
-    anna = await client(_url(a))
+    anna = await client(node_url(a))
     await anna.hello()
     await anna.send(anna.req.create_room("scopa", humans=2))
     made: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(_url(b), "Bo")
+    bo = await client(node_url(b), "Bo")
     await bo.hello()
     await bo.send(m.ListRooms(id=2, game="scopa"))
     listed: m.Rooms = await bo.expect(m.Rooms)
     assert [(r.room, r.node) for r in listed.rooms] == [(made.room.room, "node-a")]
-
-
-async def redirected(
-    nodes: tuple[CardaviaServer, CardaviaServer],
-) -> tuple[Client, m.Snapshot, Client, m.Redirect]:
-    """Anna makes a Briscola room for two on node a; Bo, on node b, joins it by code and is sent there."""
-    a, b = nodes
-    anna = await client(_url(a))
-    await anna.hello()
-    await anna.send(anna.req.create_room("briscola", humans=2, bot_level="random"))
-    made: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(_url(b), "Bo")
-    await bo.hello()
-    await bo.send(bo.req.join(code=made.room.code))
-    redirect: m.Redirect = await bo.expect(m.Redirect)
-    return anna, made, bo, redirect
 
 
 async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservation(
@@ -91,13 +34,13 @@ async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservat
 ) -> None:
     a, _ = nodes
     anna, made, bo, redirect = await redirected(nodes)
-    assert redirect.url == _url(a)
+    assert redirect.url == node_url(a)
     assert redirect.reservation
-    moved = await _follow(bo, redirect)
+    moved = await follow(bo, redirect)
     seated: m.Snapshot = await moved.expect(m.Snapshot)
     assert (seated.room.room, seated.seat) == (made.room.room, 1)
 
-    again = await client(_url(a), "Bo")
+    again = await client(node_url(a), "Bo")
     await again.hello(resume=moved.resume)
     await again.send(m.JoinRoom(id=5, room=redirect.room, reservation=redirect.reservation))
     refused: m.Error = await again.expect(m.Error)
@@ -113,16 +56,16 @@ async def test_joining_a_room_of_another_node_redirects_with_a_one_time_reservat
 async def test_an_expired_reservation_is_refused(nodes: tuple[CardaviaServer, CardaviaServer]) -> None:
     a, b = nodes
     b.config = dataclasses.replace(b.config, reservation_seconds=0.05)
-    anna = await client(_url(a))
+    anna = await client(node_url(a))
     await anna.hello()
     await anna.send(anna.req.create_room("scopa", humans=2))
     made: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(_url(b), "Bo")
+    bo = await client(node_url(b), "Bo")
     await bo.hello()
     await bo.send(bo.req.join(room=made.room.room))
     redirect: m.Redirect = await bo.expect(m.Redirect)
-    await asyncio.sleep(0.2)
-    moved = await _follow(bo, redirect)
+    await asyncio.sleep(0.2)  # past the reservation's 0.05 s, on Redis's own clock (no test can step it)
+    moved = await follow(bo, redirect)
     refused: m.Error = await moved.expect(m.Error)
     assert refused.code == "bad_reservation"
 
@@ -131,16 +74,16 @@ async def test_quick_match_pairs_players_on_different_nodes(
     nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, b = nodes
-    anna = await client(_url(a))
+    anna = await client(node_url(a))
     await anna.hello()
     await anna.send(anna.req.quick_match("scopa"))
     first: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(_url(b), "Bo")
+    bo = await client(node_url(b), "Bo")
     await bo.hello()
     await bo.send(bo.req.quick_match("scopa"))
     redirect: m.Redirect = await bo.expect(m.Redirect)
     assert redirect.room == first.room.room
-    moved = await _follow(bo, redirect)
+    moved = await follow(bo, redirect)
     results = await asyncio.gather(
         anna.play_until_over(random.Random(3)), moved.play_until_over(random.Random(4))
     )
@@ -153,7 +96,7 @@ async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: Server
     node = dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id="node-r")
     first = CardaviaServer(node)
     await first.start()
-    anna = await client(_url(first))
+    anna = await client(node_url(first))
     await anna.hello()
     await anna.send(anna.req.play_now("briscola", bot_level="random"))
     made: m.Snapshot = await anna.expect(m.Snapshot)
@@ -183,7 +126,7 @@ async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: Server
         assert rebuilt[:accepted] == made_first
         assert all(entry["seat"] == 1 for entry in rebuilt[accepted:])
         assert len(rebuilt) <= accepted + 1
-        back = await client(_url(second))
+        back = await client(node_url(second))
         await back.hello(resume=anna.resume)
         result = await back.play_until_over(rng)
         assert result.winner in (0, 1, None)

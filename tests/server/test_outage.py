@@ -3,20 +3,21 @@ Redis comes back (empty) the node writes back its rooms and journals: nothing is
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 import shutil
-import socket
 import subprocess
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import client, free_port
+from tests.support.clients import client
+from tests.support.ports import free_port, port_open
+from tests.support.waiting import wait_until, wait_until_sync
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
@@ -43,14 +44,7 @@ class OwnRedis:
             ],
             stdout=subprocess.DEVNULL,
         )
-        for _ in range(100):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            import time
-
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        wait_until_sync(lambda: port_open(self.port), "redis-server listening")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -101,11 +95,13 @@ async def test_games_go_on_through_a_redis_outage_and_nothing_is_lost(
                 raise AssertionError(f"unexpected error {message}")
         assert outage_checked
         room = next(iter(srv.rooms.values()))
-        for _ in range(100):  # the heartbeat writes everything back
-            stored = await srv.lobby.load_match(room.id)
-            if stored is not None and len(stored[1]) == room.accepted:
-                break
-            await asyncio.sleep(0.05)
+
+        async def written_back() -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+            loaded = await srv.lobby.load_match(room.id)
+            return loaded if loaded is not None and len(loaded[1]) == room.accepted else None
+
+        # the heartbeat writes everything back
+        stored = await wait_until(written_back, "every move written back to Redis")
         assert stored is not None
         assert len(stored[1]) == room.accepted == 40
         assert await srv.lobby.get_room(room.id) is not None

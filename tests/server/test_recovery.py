@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import uuid
@@ -18,8 +16,10 @@ from websockets.exceptions import ConnectionClosed
 
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
-from tests.server.conftest import Client, client, free_port
-from tests.server.test_lobby import REDIS_URL
+from tests.support.clients import Client, client
+from tests.support.ports import free_port, port_open
+from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.waiting import wait_until
 
 
 class Node:
@@ -54,12 +54,7 @@ class Node:
         return f"ws://127.0.0.1:{self.port}/"
 
     async def ready(self) -> None:
-        for _ in range(200):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            await asyncio.sleep(0.05)
-        raise RuntimeError(f"{self.name} did not start")
+        await wait_until(lambda: port_open(self.port), f"{self.name} listening", timeout=10.0)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -71,18 +66,15 @@ class Node:
 def prefix() -> Iterator[str]:
     name = f"cardavia-test:{uuid.uuid4().hex}:"
     yield name
-    import redis
-
-    r = redis.Redis.from_url(REDIS_URL)
-    keys = list(r.scan_iter(match=name + "*"))
-    if keys:
-        r.delete(*keys)
+    delete_redis_keys(REDIS_URL, name)
 
 
 async def _resume(urls: list[str], resume: str | None) -> Client:
     """What a client does after its node died: resume on a live node, follow a redirect
     to the room's node, and start over a little later while the dead node is not yet noticed."""
-    for _ in range(100):
+
+    async def attempt() -> Client | None:
+        nonlocal resume  # rotated on every welcome
         for url in urls:
             try:
                 fresh = await client(url, "Anna")
@@ -104,10 +96,12 @@ async def _resume(urls: list[str], resume: str | None) -> Client:
                     continue
                 await home.hello(resume=resume)
                 return home
-        await asyncio.sleep(0.3)
-    raise AssertionError("the game never came back")
+        return None
+
+    return await wait_until(attempt, "the game back on a live node", timeout=60.0, interval=0.3)
 
 
+@pytest.mark.slow
 async def test_kill_minus_nine_mid_game_loses_and_doubles_no_move(prefix: str, tmp_path: Path) -> None:
     a, b = Node("node-a", prefix, tmp_path), Node("node-b", prefix, tmp_path)
     try:

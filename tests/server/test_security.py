@@ -19,9 +19,11 @@ from cardavia.server.app import CardaviaServer
 from cardavia.server.handlers import match_seed
 from cardavia.server.rooms import CODE_ALPHABET
 from tests.plain_data import strings_in
-from tests.server.conftest import Client, client, own_server, server_config
-from tests.server.test_metrics import _samples
-from tests.server.test_nodes import _follow, _url, nodes, redirected  # noqa: F401  (a fixture)
+from tests.support.clients import Client, client
+from tests.support.metrics import metric_samples
+from tests.support.nodes import follow, node_url, redirected
+from tests.support.servers import own_server, server_config
+from tests.support.waiting import wait_until
 
 
 async def _closed_with(c: Client, timeout: float = 5.0) -> int | None:
@@ -132,6 +134,12 @@ async def test_when_the_only_player_left_to_ask_leaves_the_rematch_starts(tmp_pa
 
 
 # ------------------------------------------------------------------ 3. sessions end
+def _sessions_left(server: CardaviaServer) -> int:
+    """Sessions the node and its lobby still hold, by any of the tables that keep them."""
+    sizes = server.table_sizes()
+    return max(sizes["lobby_sessions"], sizes["lobby_tokens"], sizes["sessions"])
+
+
 async def test_a_session_without_a_seat_expires_and_its_token_stops_working(tmp_path: Path) -> None:
     async with own_server(tmp_path, session_seconds=0.2) as (server, url):
         for n in range(30):
@@ -141,7 +149,7 @@ async def test_a_session_without_a_seat_expires_and_its_token_stops_working(tmp_
         anna = await client(url)
         first = await anna.hello()
         await anna.ws.close()
-        await asyncio.sleep(0.4)
+        await wait_until(lambda: _sessions_left(server) == 0, "every session expired")
         back = await client(url)
         await back.send(back.req.hello("Anna", resume=first.resume))
         refused: m.Error = await back.expect(m.Error)
@@ -149,7 +157,7 @@ async def test_a_session_without_a_seat_expires_and_its_token_stops_working(tmp_
         assert refused.code == "bad_resume_token"
         assert fresh.session != first.session
         await back.ws.close()
-        await asyncio.sleep(0.4)
+        await wait_until(lambda: _sessions_left(server) == 0, "the fresh session expired too")
         sizes = server.table_sizes()
         assert sizes["lobby_sessions"] == sizes["lobby_tokens"] == sizes["sessions"] == 0
 
@@ -161,7 +169,7 @@ async def test_a_seated_session_outlives_session_seconds_while_its_room_is_on(tm
         await anna.send(m.PlayNow(id=1, game="scopa", bot_level="random"))
         await anna.expect(m.Snapshot)
         await anna.ws.close()
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time passes on purpose: past session_seconds, the seat keeps the session
         back = await client(url)
         welcome = await back.hello(resume=first.resume)
         assert welcome.session == first.session
@@ -186,10 +194,10 @@ async def test_every_table_is_back_to_its_idle_size_after_games(tmp_path: Path) 
             await c.send(m.Leave(id=2))
             await c.expect(m.Left)
             await c.ws.close()
-        async with asyncio.timeout(10):
-            while server.table_sizes() != idle:
-                await asyncio.sleep(0.05)
-        samples = await _samples(server)
+        await wait_until(
+            lambda: server.table_sizes() == idle, "every table back to its idle size", timeout=10.0
+        )
+        samples = await metric_samples(server)
         for table, size in idle.items():  # and /metrics says so, table by table
             assert samples[("cardavia_table_size", (("table", table),))] == size
     finally:
@@ -210,9 +218,7 @@ async def test_an_address_may_hold_only_so_many_connections(tmp_path: Path) -> N
         extra = await _connect(url, "P3")
         assert await _closed_with(extra) == 1013
         await held[0].ws.close()
-        async with asyncio.timeout(5):
-            while server.table_sizes()["connections"] != 2:
-                await asyncio.sleep(0.01)
+        await wait_until(lambda: server.table_sizes()["connections"] == 2, "the closed connection forgotten")
         again = await _connect(url, "P4")  # a connection closed frees its place
         await again.hello()
 
@@ -302,15 +308,15 @@ async def test_a_connection_that_keeps_naming_unknown_rooms_is_closed(tmp_path: 
 
 # ------------------------------------------------------------------ 8. reservations
 async def test_a_stranger_cannot_cancel_someone_elses_seat_reservation(
-    nodes: tuple[CardaviaServer, CardaviaServer],  # noqa: F811
+    nodes: tuple[CardaviaServer, CardaviaServer],
 ) -> None:
     a, _ = nodes
     _, made, bo, redirect = await redirected(nodes)
-    eve = await client(_url(a), "Eve")
+    eve = await client(node_url(a), "Eve")
     await eve.hello()
     await eve.send(m.JoinRoom(id=4, room=redirect.room, reservation=redirect.reservation))
     assert (await eve.expect(m.Error)).code == "bad_reservation"
-    moved = await _follow(bo, redirect)
+    moved = await follow(bo, redirect)
     seated: m.Snapshot = await moved.expect(m.Snapshot)
     assert (seated.room.room, seated.seat) == (made.room.room, 1)
 

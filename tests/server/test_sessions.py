@@ -15,7 +15,9 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import unpack_frame
 from cardavia.server.app import CardaviaServer
 from cardavia.server.room import Room
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
 
 CODES = {c.code for c in ALL_CARDS}
 
@@ -108,9 +110,8 @@ async def test_after_the_grace_period_a_bot_plays_the_seat_and_the_player_can_re
     # bots the stand-in could finish it before the reconnect.
     async with own_server(tmp_path, bot_delay=0.05) as (server, url):
         resume, room = await _drop_at_first_turn(server, url)
-        async with asyncio.timeout(10):
-            while not room.auto_moves:  # the stand-in bot plays on once the grace period is over
-                await asyncio.sleep(0.01)
+        # the stand-in bot plays on once the grace period is over
+        await wait_until(lambda: room.auto_moves, "the stand-in's first move", timeout=10.0)
         anna = await client(url)
         await anna.hello(resume=resume)
         snapshot: m.Snapshot = await anna.expect(m.Snapshot)
@@ -128,10 +129,8 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
     a player who dropped before the end, and closes a grace period after that player has seen it."""
     async with own_server(tmp_path, grace_seconds=0.2, result_seconds=30.0) as (server, url):
         resume, room = await _drop_at_first_turn(server, url)
-        async with asyncio.timeout(10):
-            while not room.finished:  # the stand-in plays the match out
-                await asyncio.sleep(0.01)
-        await asyncio.sleep(1.0)  # five grace periods
+        await wait_until(lambda: room.finished, "the stand-in playing the match out", timeout=10.0)
+        await asyncio.sleep(1.0)  # five grace periods pass on purpose: the room waits for its player
         assert room.id in server.rooms
         anna = await client(url)
         welcome = await anna.hello(resume=resume)
@@ -142,11 +141,11 @@ async def test_a_player_who_dropped_before_the_end_finds_the_result_long_after_i
         assert room.last_result is not None
         assert result.record == room.last_result.record
         await anna.ws.close()
-        async with asyncio.timeout(5):
-            while room.id in server.rooms:  # seen: only the grace period now
-                await asyncio.sleep(0.01)
+        # seen: only the grace period now
+        await wait_until(lambda: room.id not in server.rooms, "the room closed a grace period after")
 
 
+@pytest.mark.slow
 async def test_turn_timer_expiry_plays_a_bot_move_marked_in_the_record(tmp_path: Path) -> None:
     # Clients and operators may ask for 5 s at the least: the room's timer is shortened in place
     async with own_server(tmp_path) as (server, url):
@@ -233,7 +232,7 @@ async def test_coming_back_soon_replays_only_the_missed_deltas(url: str) -> None
         if anna.store.view["to_move"] != 0:
             break  # the bot's answer comes while we are away
     await anna.ws.close()
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # away a moment on purpose: the bot's answer is sent meanwhile
     back = await client(url)
     back.store = anna.store  # the client keeps its view across the reconnection
     await back.hello(resume=anna.resume, last_seq=anna.store.seq)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import pack
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client, seated_pair
+from tests.support.clients import client, seated_pair
 
 
 async def test_a_name_with_an_escape_sequence_gets_invalid_field_and_no_session(

@@ -14,7 +14,7 @@ from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import own_messages
 from cardavia.server.app import CardaviaServer
-from tests.server.conftest import client
+from tests.support.clients import client
 
 
 async def test_rules_come_in_the_language_of_the_hello_unless_another_is_asked(url: str) -> None:

@@ -30,7 +30,9 @@ from cardavia.server.web_assets import (
     valid_host,
     websocket_sources,
 )
-from tests.server.conftest import client, own_server
+from tests.support.clients import client
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
 
 INDEX_HTML = (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Cardavia</title>\n'
@@ -278,10 +280,8 @@ async def test_the_clusters_other_nodes_may_be_connected_to(tmp_path: Path) -> N
     """A redirect may send the page to another node: the heartbeat gives the page its peers."""
     folder = build_page(tmp_path / "dist")
     async with own_server(tmp_path, web_dir=str(folder), heartbeat_seconds=3600) as (server, _):
-        for _ in range(200):  # the first heartbeat is in (it found no other node)
-            if await server.lobby.nodes():
-                break
-            await asyncio.sleep(0.01)
+        # the first heartbeat is in (it found no other node)
+        await wait_until(server.lobby.nodes, "the first heartbeat", timeout=2.0)
         assert server.web.peer_sources == []
         server.web.set_peers(
             ["ws://10.0.0.2:8765/", "wss://b.example.org/", "ws://bad host/", "http://c.example/"]

@@ -19,19 +19,13 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server, encode
 from cardavia.server.app import CardaviaServer
 from cardavia.server.wire import CLOSE_TIMEOUT, OPEN_TIMEOUT, Listener
-from tests.server.conftest import Client, client
+from tests.support.clients import Client, client
+from tests.support.waiting import wait_until
 
 
 def _listener(server: CardaviaServer) -> Listener:
     assert server.listener is not None
     return server.listener
-
-
-async def _until(condition: object, seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "condition not reached"
-        await asyncio.sleep(0.01)
 
 
 async def _mute_websocket(port: int) -> asyncio.StreamWriter:
@@ -82,13 +76,13 @@ async def test_a_connection_that_never_finishes_its_request_is_dropped(server: C
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
     await writer.drain()
-    await _until(lambda: len(listener.wires) == 1)
+    await wait_until(lambda: len(listener.wires) == 1, "one wire open")
     listener.sweep(time.monotonic() + OPEN_TIMEOUT / 2)
     assert len(listener.wires) == 1  # not yet
     listener.sweep(time.monotonic() + OPEN_TIMEOUT + 1)
     with contextlib.suppress(ConnectionResetError):  # dropped, no answer
         assert await asyncio.wait_for(reader.read(), 5) == b""
-    await _until(lambda: not listener.wires)
+    await wait_until(lambda: not listener.wires, "every wire gone")
     writer.close()
 
 
@@ -100,14 +94,15 @@ async def test_a_silent_client_is_pinged_and_one_that_never_answers_is_closed_wi
     anna = await client(f"ws://127.0.0.1:{server.port}/")
     await anna.hello()
     raw = await _mute_websocket(server.port)
-    await _until(lambda: len(server.connections) == 2)
+    await wait_until(lambda: len(server.connections) == 2, "two connections")
     (mute,) = [c for c in server.connections if not c.session]
     now = time.monotonic()
     (kept,) = [c for c in server.connections if c.session]
     listener.sweep(now + 21)  # both silent for longer than the interval: both pinged
     assert mute.wire.ping_sent is not None
     assert kept.wire.ping_sent is not None
-    await _until(lambda: kept.wire.ping_sent is None)  # Anna's client answers; the mute socket does not
+    # Anna's client answers; the mute socket does not
+    await wait_until(lambda: kept.wire.ping_sent is None, "Anna's pong")
     listener.sweep(now + 30)  # within the interval after the ping: nobody is closed yet
     assert mute.wire not in listener.closing_wires
     listener.sweep(now + 42)
@@ -123,14 +118,14 @@ async def test_a_silent_client_is_pinged_and_one_that_never_answers_is_closed_wi
 async def test_a_peer_that_never_completes_the_close_is_dropped(server: CardaviaServer) -> None:
     listener = _listener(server)
     raw = await _mute_websocket(server.port)
-    await _until(lambda: len(server.connections) == 1)
+    await wait_until(lambda: len(server.connections) == 1, "one connection left")
     (conn,) = server.connections
     conn.close(1008, "going away for a test")
     assert conn.wire in listener.closing_wires
     listener.sweep(time.monotonic() + CLOSE_TIMEOUT / 2)
     assert conn in server.connections
     listener.sweep(time.monotonic() + CLOSE_TIMEOUT + 1)
-    await _until(lambda: not server.connections and not listener.wires)
+    await wait_until(lambda: not server.connections and not listener.wires, "every connection and wire gone")
     raw.close()
 
 
@@ -147,5 +142,8 @@ async def test_a_client_that_answers_the_close_is_gone_at_once(server: CardaviaS
     conn.close(1008, "going away for a test")
     with pytest.raises(ConnectionClosed):
         await _read_to_the_end(anna)
-    await _until(lambda: not server.connections and not listener.wires and not listener.closing_wires)
+    await wait_until(
+        lambda: not server.connections and not listener.wires and not listener.closing_wires,
+        "every connection, wire and closing wire gone",
+    )
     assert anna.ws.close_code == 1008

@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.server.config import ServerConfig
-from tests.server.conftest import server, server_config, url
-
-__all__ = ["config", "server", "url"]
+from tests.support.servers import server_config
 
 
 @pytest.fixture

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
 
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Footer, Label, Static
+from textual.widgets._footer import FooterKey
 
 from cardavia.clients.cli.tui.app import CardaviaApp
 from cardavia.clients.cli.tui.dialogs import ChoiceScreen
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummaryScreen
 from cardavia.clients.cli.tui.table import TableScreen
+from cardavia.clients.cli.tui.tables.base import plain
+from tests.support.waiting import wait_until
 
 HANG = 30.0
 """Seconds after which a wait is a hang: a guard against a stuck test, never a speed check."""
@@ -22,11 +26,7 @@ HANG = 30.0
 
 async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str, limit: float = HANG) -> None:
     """Let the app run until ``condition`` holds (sleeping, not forcing a repaint at every look)."""
-    deadline = asyncio.get_running_loop().time() + limit
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        await asyncio.sleep(0.005)
+    await wait_until(condition, what, timeout=limit, interval=0.005)
 
 
 async def screen_ready(pilot: Pilot[Any], app: CardaviaApp, kind: type[Screen[Any]], what: str) -> None:
@@ -36,6 +36,35 @@ async def screen_ready(pilot: Pilot[Any], app: CardaviaApp, kind: type[Screen[An
     a frame before its children exist, and a query in that frame finds nothing.
     """
     await until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted, what)
+
+
+SIZE = (110, 36)
+"""The terminal size of the screen tests."""
+
+
+def text_of(widget: Static | Label) -> str:
+    """What a line or panel shows, as plain text."""
+    content = widget.content
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Text):
+        return content.plain
+    return plain(content)
+
+
+def screen_text(app: CardaviaApp) -> str:
+    """Every character the top screen shows, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def footer_keys(screen: Screen[Any]) -> dict[str, str]:
+    return {k.key: k.description for k in screen.query_one(Footer).query(FooterKey)}
+
+
+
+async def catalogue_ready(pilot: Any, app: CardaviaApp) -> None:
+    """Wait until the lobby has the server's catalogue and a game chosen."""
+    await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the catalogue")
 
 
 def table_of(app: CardaviaApp) -> TableScreen:

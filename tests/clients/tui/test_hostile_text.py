@@ -14,10 +14,9 @@ from cardavia.clients.cli.tui.tables import Breakdown, TableContext, table_for
 from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.protocol import messages as m
 from cardavia.protocol.text import REPLACEMENT
-from tests.clients.tui.driver import screen_ready, table_of, until
+from tests.clients.tui.driver import SIZE, catalogue_ready, screen_ready, table_of, text_of, until
 from tests.clients.tui.fakes import FakeSession, room_info
 from tests.clients.tui.positions import schnapsen, scopa
-from tests.clients.tui.test_screens import SIZE, lobby_ready, text_of
 
 EVIL = "[red]Eve[/red]\x1b[5m\u202e"
 """A name an old or hostile server lets through: markup, an escape sequence, a right-to-left override."""
@@ -39,7 +38,7 @@ async def test_a_hostile_name_and_chat_line_are_shown_as_written_and_inert() -> 
     session.rooms = [room_info("scopa", [EVIL, ""], state="waiting", room="r-evil", code="EV1L")]
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await until(pilot, lambda: app.lobby.rooms, "the open rooms")
         rooms = app.lobby.query_one("#rooms", DataTable)
         seats = rooms.get_row_at(0)[3]
@@ -77,7 +76,7 @@ async def test_a_hostile_error_message_from_a_server_is_shown_inert() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         # a code this client has no words for (a newer server): the server's own message is shown
         session.push(m.Error(code="room_on_fire", message="full\x1b[2J\u202e"))
         status = app.lobby.query_one("#lobby-status", Static)
@@ -113,7 +112,7 @@ async def test_a_pasted_invisible_character_is_caught_before_sending() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         room = room_info("scopa", ["Anna", ""], state="waiting")
         session.push(m.Snapshot(room=room, seat=0, seq=1, view={}))
         await until(pilot, lambda: app.table is not None and bool(app.table.query("#status")), "the table")

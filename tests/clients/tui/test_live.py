@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from cardavia.clients.cli.session import Session
@@ -17,7 +18,7 @@ from cardavia.games.records import read_lines, replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from tests.clients.tui.driver import play_by_keys, play_match, screen_ready, table_of, until
-from tests.server.conftest import client
+from tests.support.clients import client
 
 SIZE = (120, 40)
 
@@ -61,6 +62,7 @@ async def replayed(server: CardaviaServer, record: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 async def test_a_whole_scopa_match_from_the_create_form_to_a_rematch(
     server: CardaviaServer, url: str
 ) -> None:
@@ -98,6 +100,7 @@ async def test_a_whole_scopa_match_from_the_create_form_to_a_rematch(
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
 
+@pytest.mark.slow
 async def test_a_whole_dou_dizhu_deal_played_now_against_bots(server: CardaviaServer, url: str) -> None:
     app = CardaviaApp(Session(url, "Anna", lang="sv"), name="Anna", lang="sv")
     async with app.run_test(size=SIZE) as pilot:
@@ -150,6 +153,7 @@ async def test_the_client_reconnects_by_itself_and_plays_on(server: CardaviaServ
         await until(pilot, lambda: len(log_lines(app)) > before, "our move to be seen")
 
 
+@pytest.mark.slow
 async def test_watching_a_game_by_its_code_and_chatting_with_its_players(
     server: CardaviaServer, url: str
 ) -> None:

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, Static
-from textual.widgets._footer import FooterKey
+from textual.widgets import Input, Select, Static
 
 from cardavia.clients.cli.session import Reconnected, Reconnecting
 from cardavia.clients.cli.tui.app import CardaviaApp
@@ -28,7 +27,7 @@ from cardavia.games.rules import LANGUAGES
 from cardavia.games.traditions import TRADITIONS
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts, own_messages
-from tests.clients.tui.driver import screen_ready, until
+from tests.clients.tui.driver import footer_keys, screen_ready, screen_text, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import scopa
 
@@ -57,11 +56,6 @@ def english_words(lang: str) -> set[str]:
     return english - own - names - {w.lower() for p in PLAYERS for w in words(p)}
 
 
-def screen_text(app: CardaviaApp) -> str:
-    """Every character the top screen shows, as plain text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
 def english_on_screen(app: CardaviaApp, lang: str) -> set[str]:
     return words(screen_text(app)) & english_words(lang)
 
@@ -87,6 +81,7 @@ def session_for(lang: str) -> FakeSession:
     return session
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["it", "pl"])
 @pytest.mark.parametrize("size", [SMALL, LARGE])
 async def test_the_lobby_and_every_form_show_no_english(lang: str, size: tuple[int, int]) -> None:
@@ -147,6 +142,7 @@ async def test_the_lobby_and_every_form_show_no_english(lang: str, size: tuple[i
     assert {where: found for where, found in seen.items() if found} == {}
 
 
+@pytest.mark.slow
 async def test_the_form_names_options_and_levels_in_the_players_language() -> None:
     app = CardaviaApp(session_for("pl"), name="Anna", lang="pl")
     texts = Texts("pl")
@@ -170,10 +166,6 @@ async def test_the_form_names_options_and_levels_in_the_players_language() -> No
         await pilot.press("tab", "tab")  # seats for people, then the bots' level
         await pilot.pause()
         assert texts("bots.about.schnapsen.basic")[:40] in screen_text(app)  # how those bots play
-
-
-def footer_keys(screen: Screen[Any]) -> dict[str, str]:
-    return {k.key: k.description for k in screen.query_one(Footer).query(FooterKey)}
 
 
 async def test_the_language_is_switched_in_the_lobby_without_restarting() -> None:
@@ -288,6 +280,7 @@ async def test_a_server_that_cannot_be_reached_is_said_in_the_players_language()
         assert english_on_screen(app, "sv") <= {"connection", "refused"}  # the system's own words
 
 
+@pytest.mark.slow
 async def test_the_dialogs_of_a_table_speak_the_players_language() -> None:
     session = FakeSession(lang="pl")
     app = CardaviaApp(session, name="Anna", lang="pl")

@@ -16,15 +16,10 @@ from cardavia.games.registry import get_game
 from cardavia.games.rules import RulesText, rules_text
 from cardavia.games.traditions import game_name
 from cardavia.protocol.i18n import Texts
-from tests.clients.tui.driver import screen_ready, until
+from tests.clients.tui.driver import catalogue_ready, footer_keys, screen_ready, screen_text, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable
-from tests.clients.tui.test_lobby_languages import footer_keys, screen_text
 
 SIZE = (100, 32)
-
-
-async def lobby_ready(pilot: Any, app: CardaviaApp) -> None:
-    await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the catalogue")
 
 
 async def rules_shown(pilot: Any, app: CardaviaApp, game: str, lang: str) -> None:
@@ -39,10 +34,11 @@ async def rules_shown(pilot: Any, app: CardaviaApp, game: str, lang: str) -> Non
     assert app.texts("rules.title", game=game_name(game, app.lang)) in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_the_lobby_opens_the_chosen_games_rules_in_italian() -> None:
     app = CardaviaApp(FakeSession(lang="it"), name="Anna", lang="it")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await pilot.press("question_mark")
         await rules_shown(pilot, app, "scopa", "it")
         assert "Scopo del gioco" in screen_text(app)  # a heading of games/data/rules/scopa.it.md
@@ -63,12 +59,13 @@ async def test_the_lobby_opens_the_chosen_games_rules_in_italian() -> None:
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "lang"), [("briscola", "en"), ("schnapsen", "pl"), ("doudizhu", "sv")])
 async def test_f1_at_a_table_opens_that_tables_game_rules(game: str, lang: str) -> None:
     session = FakeSession(lang=lang)
     app = CardaviaApp(session, name="Anna", lang=lang)
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         assert app.lobby.game_id == "scopa"  # the lobby's choice is not the table's game
         ScriptedTable(session, get_game(game).new({}, "rules")).start()
         await screen_ready(pilot, app, TableScreen, "the table")
@@ -94,7 +91,7 @@ async def test_rules_not_written_in_the_language_say_they_are_in_english(
     monkeypatch.setattr(rules_screen, "rules_text", english_only)
     app = CardaviaApp(FakeSession(lang="pl"), name="Anna", lang="pl")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await pilot.press("question_mark")
         await rules_shown(pilot, app, "scopa", "en")
         assert Texts("pl")("rules.in_english") in screen_text(app)

@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-from rich.text import Text
 from textual.widgets import Label, Static
 
 from cardavia.clients.cli.session import Reconnected, Reconnecting
@@ -17,36 +16,19 @@ from cardavia.clients.cli.tui.forms import CreateRoomScreen, room_fields
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.summaries import DealSummaryScreen
 from cardavia.clients.cli.tui.table import TableScreen
-from cardavia.clients.cli.tui.tables.base import plain
 from cardavia.games.registry import get_game
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
-from tests.clients.tui.driver import play_match, screen_ready, table_of, until
+from tests.clients.tui.driver import SIZE, catalogue_ready, play_match, screen_ready, table_of, text_of, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import schnapsen, scopa
-
-SIZE = (110, 36)
-
-
-def text_of(widget: Static | Label) -> str:
-    """What a line or panel shows, as plain text."""
-    content = widget.content
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Text):
-        return content.plain
-    return plain(content)
-
-
-async def lobby_ready(pilot: Any, app: CardaviaApp) -> None:
-    await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the catalogue")
 
 
 async def test_the_lobby_lists_games_with_their_decks_and_plays_now_against_bots() -> None:
     session = FakeSession(lang="it")
     app = CardaviaApp(session, name="Anna", lang="it")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         lobby = app.lobby
         assert [g.id for g in lobby.catalogue.games] == ["scopa", "briscola", "schnapsen", "doudizhu"]  # type: ignore[union-attr]
         decks = lobby.query_one("#decks")
@@ -66,7 +48,7 @@ async def test_quick_match_and_join_by_code_send_their_requests() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await pilot.press("m")
         await until(pilot, lambda: session.sent_of(m.QuickMatch), "quick_match")
         assert session.sent_of(m.QuickMatch)[0].game == "scopa"
@@ -84,7 +66,7 @@ async def test_an_open_room_is_joined_with_enter() -> None:
     session.rooms = [room_info("briscola", ["Bea", ""], state="waiting", room="r-open", code="QQ7RT")]
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await until(pilot, lambda: app.lobby.rooms, "the open rooms")
         await pilot.press("tab", "tab", "enter")  # games → decks → rooms
         await until(pilot, lambda: session.sent_of(m.JoinRoom), "join_room")
@@ -95,7 +77,7 @@ async def test_the_create_room_form_sends_every_field_and_refuses_bad_input() ->
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         await pilot.press("c")
         await screen_ready(pilot, app, CreateRoomScreen, "the form")
         await pilot.pause()
@@ -141,7 +123,7 @@ async def test_several_captures_become_a_choice_made_by_keys() -> None:
     sevens = [a.to_data() for a in state.legal_actions(0) if a.to_data()["play"] == "7D"]
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         ScriptedTable(session, state, deck="napoletane").start()
         await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
         assert table_of(app).query_one(HandWidget).current() == "7D"
@@ -161,7 +143,7 @@ async def test_only_offered_cards_can_be_played() -> None:
     view = state.view(0)
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         session.push(m.Snapshot(room=room_info("scopa", ["Anna", "Bruno"]), seat=0, seq=1, view=view))
         # the server offers only the 3 and the king (a rule the client need not know)
         offered = [a.to_data() for a in state.legal_actions(0) if a.to_data()["play"] != "7D"]
@@ -185,7 +167,7 @@ async def test_a_card_is_played_with_the_mouse_by_clicking_it_twice() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         script = ScriptedTable(session, get_game("briscola").new({}, "mouse"))
         script.start()
         await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
@@ -217,7 +199,7 @@ async def test_schnapsen_exchange_close_and_marriage_by_keys(
     state = schnapsen(("KH QH JD AC TS", "AS QS KS AH KC"), "D", "AD")
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         ScriptedTable(session, state, deck="schnapsen").start()
         await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
         prompt = text_of(table_of(app).query_one("#prompt", Static))
@@ -232,7 +214,7 @@ async def test_reconnection_is_shown_while_it_happens() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         ScriptedTable(session, get_game("briscola").new({}, "r1")).start()
         await until(pilot, lambda: app.table is not None, "the table")
         status = table_of(app).query_one("#status", Static)
@@ -246,12 +228,13 @@ async def test_reconnection_is_shown_while_it_happens() -> None:
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["briscola", "schnapsen"])  # Scopa and Dou Dizhu: test_live.py
 async def test_a_whole_match_by_keys_ends_in_its_summary_and_a_rematch(game: str) -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         short = {"scopa": {"target": 4}, "schnapsen": {"target": 2}}.get(game, {})  # a short match
         script = ScriptedTable(session, get_game(game).new(short, f"{game}-keys"))
         script.start()
@@ -277,11 +260,12 @@ async def test_a_whole_match_by_keys_ends_in_its_summary_and_a_rematch(game: str
         assert text_of(status) == f"{others[1]} asks for a rematch: r to agree"
 
 
+@pytest.mark.slow
 async def test_a_deal_summary_shows_and_the_game_goes_on_when_it_closes() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         ScriptedTable(session, get_game("scopa").new({}, "deal-summary")).start()
         screen, moves, _ = await play_match(pilot, app, random.Random(3), stop=DealSummaryScreen)
         assert moves >= 18  # a whole deal: 36 cards between two players
@@ -305,7 +289,7 @@ async def test_leaving_the_table_goes_back_to_the_lobby() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SIZE) as pilot:
-        await lobby_ready(pilot, app)
+        await catalogue_ready(pilot, app)
         session.push(
             m.Snapshot(room=room_info("scopa", ["Anna", ""], state="waiting"), seat=0, seq=1, view={})
         )

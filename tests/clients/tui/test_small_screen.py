@@ -154,6 +154,7 @@ def look_at_the_table(app: CardaviaApp, texts: list[str]) -> None:
     texts += [str(line.text) for line in table.query_one(RichLog).lines]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "lang", "deck"),
     [

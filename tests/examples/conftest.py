@@ -1,5 +1,0 @@
-"""The examples run against the same live server the server tests use."""
-
-from tests.server.conftest import config, server
-
-__all__ = ["config", "server"]
