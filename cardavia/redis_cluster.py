@@ -171,9 +171,8 @@ class LocalRedisCluster:
                 capture_output=True, timeout=START_SECONDS, check=False,
             )  # fmt: skip
             if created.returncode != 0:
-                raise RedisClusterError(
-                    "redis-cli --cluster create failed: " + created.stdout.decode(errors="replace")[-800:]
-                )
+                said = created.stdout.decode(errors="replace").splitlines()[-5:]
+                raise RedisClusterError("redis-cli --cluster create failed: " + " / ".join(said))
             self.wait_ready()
         except BaseException:
             self.stop()
