@@ -167,7 +167,7 @@ async def test_a_listed_room_whose_entry_expired_is_dropped_from_the_nodes_rooms
 ) -> None:
     await _journaled_room(lobby, "r-expired001", owner, finished=True)
     await _journaled_room(lobby, "r-playing001", owner, finished=False)
-    await lobby.redis.delete(lobby.prefix + "room:r-expired001")  # what its TTL does after an hour
+    await lobby.redis.delete(lobby.room_key("r-expired001"))  # what its TTL does after an hour
     srv = await _start(servers, CardaviaServer(node))
     await wait_until(lambda: _in(srv, "r-playing001"), "the room in play was rebuilt", timeout=10.0)
 
@@ -259,7 +259,7 @@ async def test_a_journal_that_does_not_replay_stops_no_other_adoption(
 ) -> None:
     await _journaled_room(lobby, "r-a-broken01", GONE, finished=False)
     await _journaled_room(lobby, "r-b-intact01", GONE, finished=False)
-    await lobby.redis.rpush(lobby.prefix + "actions:r-a-broken01", '{"seat": 0, "play": "ZZ"}')
+    await lobby.redis.rpush(lobby.journal_key("actions", "r-a-broken01"), '{"seat": 0, "play": "ZZ"}')
     srv = await _start(servers, CardaviaServer(node))
     await wait_until(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted", timeout=10.0)
     assert "r-a-broken01" not in srv.rooms

@@ -155,9 +155,9 @@ async def test_finished_rooms_expire_in_redis() -> None:
     store = RedisLobby(REDIS_URL, prefix=prefix, finished_ttl=120)
     try:
         await store.create_room(_entry("r-ttl00", code="TTL00"))
-        assert await store.redis.ttl(prefix + "room:r-ttl00") == -1  # no expiry while it lives
+        assert await store.redis.ttl(store.room_key("r-ttl00")) == -1  # no expiry while it lives
         await store.set_state("r-ttl00", "finished")
-        assert 0 < await store.redis.ttl(prefix + "room:r-ttl00") <= 120
+        assert 0 < await store.redis.ttl(store.room_key("r-ttl00")) <= 120
         assert 0 < await store.redis.ttl(prefix + "code:TTL00") <= 120
         assert await store.list_open(None, 10) == []
     finally:
@@ -284,7 +284,7 @@ async def test_redis_commits_the_journal_writes_of_one_turn_in_one_round_trip(
         await asyncio.gather(*(lobby.append_action(f"r-{n}", 0, {"seat": 0}) for n in range(30)))
         assert pipelines == 1
         for n in range(30):
-            match = await lobby.redis.lrange(lobby._key("actions", f"r-{n}"), 0, -1)
+            match = await lobby.redis.lrange(lobby.journal_key("actions", f"r-{n}"), 0, -1)
             assert match == ['{"seat": 0}']
     finally:
         keys = [k async for k in lobby.redis.scan_iter(match=lobby.prefix + "*")]
