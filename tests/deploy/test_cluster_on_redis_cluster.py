@@ -4,14 +4,24 @@ and exit code 2, with nothing left running."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import shutil
+import signal
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from cardavia.cli import build_parser, main
-from cardavia.launcher import LocalCluster
+from cardavia.launcher import CLUSTER_PREFIX, LocalCluster
+from cardavia.protocol import messages as m
 from cardavia.redis_cluster import LocalRedisCluster, RedisClusterError
+from cardavia.server.lobby_redis import RedisLobby
+from tests.support.clients import client
+
+needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
 
 def test_the_options_name_the_shape_of_the_cluster() -> None:
@@ -81,3 +91,80 @@ async def test_a_redis_cluster_that_does_not_form_stops_everything_and_says_why(
         await cluster.start()
     assert not cluster.running(0)
     assert not any(map(shape.running, shape.ports))
+
+
+# ------------------------------------------------------------------ a real run
+async def _started(process: asyncio.subprocess.Process, lines: list[str]) -> None:
+    """Collect the command's output until it says every node is up (then keep draining it)."""
+    assert process.stdout is not None
+    while line := (await process.stdout.readline()).decode():
+        lines.append(line)
+        if line.startswith("records in "):
+            return
+    raise AssertionError("the cluster exited before it was up:\n" + "".join(lines))
+
+
+async def _drain(process: asyncio.subprocess.Process, lines: list[str]) -> None:
+    assert process.stdout is not None
+    while line := (await process.stdout.readline()).decode():
+        lines.append(line)
+
+
+def _refuses(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+@needs_redis
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+async def test_two_nodes_on_a_redis_cluster_share_one_lobby_and_all_of_it_stops(
+    stop: signal.Signals, tmp_path: Path
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "cardavia", "cluster", "--redis-cluster", "--nodes", "2", "--port", "0",
+        "--records-dir", str(tmp_path / "records"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        await asyncio.wait_for(_started(process, lines), 120)
+        said = "".join(lines)
+        found = re.search(r"Redis Cluster: (redis\+cluster://\S+) .* on ports ([\d, ]+); .* in (\S+)\)", said)
+        assert found, said
+        url, ports, workdir = found[1], [int(p) for p in found[2].split(", ")], Path(found[3])
+        assert len(ports) == 6
+        nodes = re.findall(r"^node-\d: (ws://\S+)", said, re.MULTILINE)
+        assert len(nodes) == 2
+        draining = asyncio.get_running_loop().create_task(_drain(process, lines))
+
+        # a room made on node-1 is found by its code through node-2, which redirects there
+        anna = await client(nodes[0], "Anna")
+        await anna.hello()
+        await anna.send(anna.req.create_room("scopa", humans=2, public=False))
+        made: m.Snapshot = await anna.expect(m.Snapshot)
+        bo = await client(nodes[1], "Bo")
+        await bo.hello()
+        await bo.send(bo.req.join(code=made.room.code))
+        redirect: m.Redirect = await bo.expect(m.Redirect)
+        assert (redirect.url, redirect.room) == (nodes[0], made.room.room)
+        await anna.ws.close()
+        await bo.ws.close()
+
+        # and the lobby on the Redis Cluster lists both nodes' heartbeats under their URLs
+        lobby = RedisLobby(url, prefix=CLUSTER_PREFIX)
+        try:
+            assert await lobby.nodes() == {"node-1": nodes[0], "node-2": nodes[1]}
+        finally:
+            await lobby.close()
+
+        process.send_signal(stop)
+        assert await asyncio.wait_for(process.wait(), 90) == 0
+        await draining
+        assert all(map(_refuses, ports)), "a Redis node outlived the cluster"
+        assert not workdir.exists()
+        assert all(map(_refuses, [int(u.rsplit(":", 1)[1].strip("/")) for u in nodes]))
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
