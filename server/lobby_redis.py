@@ -441,7 +441,9 @@ class RedisLobby(LobbyStore):
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for key, index, text, _ in group:
-                    pipe.evalsha(self._append.sha, 1, key, index, text)
+                    # the command itself: redis-py's cluster pipeline refuses its evalsha method, which
+                    # could not reload a script a master lost (NoScriptError is handled below)
+                    pipe.execute_command("EVALSHA", self._append.sha, 1, key, index, text)
                 results = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # the whole group failed (an outage): every waiter is told
             for *_, written in group:
