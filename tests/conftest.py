@@ -54,8 +54,12 @@ def url(server: CardaviaServer) -> str:
 
 
 @pytest.fixture(params=REDIS_BACKENDS)
-async def nodes(
-    request: pytest.FixtureRequest, config: ServerConfig
-) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
-    async with two_nodes(config, backend_url(request)) as both:
+def lobby_url(request: pytest.FixtureRequest) -> str:
+    """Each lobby backend in Redis, by its URL: one Redis, then a Redis Cluster."""
+    return backend_url(request)
+
+
+@pytest.fixture
+async def nodes(config: ServerConfig, lobby_url: str) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
+    async with two_nodes(config, lobby_url) as both:
         yield both

@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from cardavia.server.config import CLUSTER_SCHEMES
 from cardavia.server.lobby_redis import Client
 
 REDIS_URL = os.environ.get("CARDAVIA_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -40,13 +41,19 @@ async def delete_keys(client: Client, prefix: str) -> None:
 
 
 def delete_redis_keys(url: str, prefix: str) -> None:
-    """Remove a test's lobby keys (everything under its own prefix) from the Redis at ``url``."""
+    """Remove a test's lobby keys (everything under its own prefix) from the Redis, or the Redis
+    Cluster, at ``url`` (for tests without an event loop)."""
     import redis
+    from redis.cluster import RedisCluster
 
-    client = redis.Redis.from_url(url)
+    scheme, _, rest = url.partition("://")
+    client: redis.Redis | RedisCluster = (
+        RedisCluster.from_url(scheme.removesuffix("+cluster") + "://" + rest)
+        if scheme in CLUSTER_SCHEMES
+        else redis.Redis.from_url(url)
+    )
     try:
-        keys = list(client.scan_iter(match=prefix + "*"))
-        if keys:
-            client.delete(*keys)
+        for key in list(client.scan_iter(match=prefix + "*")):
+            client.delete(key)
     finally:
         client.close()
