@@ -40,7 +40,8 @@ starts every key, so that several deployments can share one store.
 - Heartbeats share the tag ``{nodes}``: ``node:{nodes}:<id>`` (its URL: the node is alive),
   ``beat:{nodes}:<id>`` (the beat's lifetime in milliseconds, so that its remaining
   lifetime tells how long ago the node beat, by Redis's clock alone; both expire together)
-  and ``nodes:{nodes}``, every node that ever registered; one beat is one transaction.
+  and ``nodes:{nodes}``, every node that ever registered; one beat is one transaction, and
+  every beat is read in one script (``heartbeats.lua``): each node reads them all at each beat.
 
 What spans slots is written in an order that leaves nothing wrong if it stops half way: a
 room's document and code before it is listed as a node's; a deleted room leaves its document
@@ -197,6 +198,7 @@ class RedisLobby(LobbyStore):
         self._release = self._script("release_lease")
         self._take = self._script("take_reservation")
         self._expire_session = self._script("expire_session")
+        self._beats = self._script("heartbeats")
         self._appends: list[tuple[str, int, str, asyncio.Future[None]]] = []
         """Journal writes of this turn of the event loop, sent together at its end."""
         self._commits: set[asyncio.Task[None]] = set()
@@ -382,22 +384,14 @@ class RedisLobby(LobbyStore):
             await pipe.execute()
 
     async def heartbeats(self) -> dict[str, Heartbeat]:
-        names = await self.known_nodes()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in names:
-                pipe.get(self.node_key("node", node))
-                pipe.get(self.node_key("beat", node))
-                pipe.pttl(self.node_key("beat", node))
-            answers = await pipe.execute()
+        flat = await self._beats(keys=[self.node_key("nodes")], args=[self.prefix])
         beats: dict[str, Heartbeat] = {}
-        for i, node in enumerate(names):
-            url, lifetime, left = answers[3 * i : 3 * i + 3]
-            if not url:
-                continue
+        for i in range(0, len(flat), 4):
+            node, url, lifetime, left = flat[i : i + 4]
             # a beat written without its lifetime (a node of an older version) counts as just made
             age = (int(lifetime) - int(left)) / 1000 if lifetime and int(left) >= 0 else 0.0
-            beats[node] = Heartbeat(_text(url), max(0.0, age))
-        return beats
+            beats[str(node)] = Heartbeat(str(url), max(0.0, age))
+        return dict(sorted(beats.items()))
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
         value = json.dumps([room, seat, session])
@@ -441,7 +435,9 @@ class RedisLobby(LobbyStore):
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for key, index, text, _ in group:
-                    pipe.evalsha(self._append.sha, 1, key, index, text)
+                    # the command itself: redis-py's cluster pipeline refuses its evalsha method, which
+                    # could not reload a script a master lost (NoScriptError is handled below)
+                    pipe.execute_command("EVALSHA", self._append.sha, 1, key, index, text)
                 results = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # the whole group failed (an outage): every waiter is told
             for *_, written in group:

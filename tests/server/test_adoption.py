@@ -10,7 +10,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -24,7 +23,7 @@ from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.sessions import token_hash as _token_hash
 from tests.support.clients import client
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 GONE = "node-gone"
@@ -32,22 +31,20 @@ GONE = "node-gone"
 
 
 @pytest.fixture
-async def lobby() -> AsyncIterator[RedisLobby]:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix)
+async def lobby(lobby_url: str) -> AsyncIterator[RedisLobby]:
+    prefix = own_prefix()
+    store = RedisLobby(lobby_url, prefix=prefix)
     await store.register_node(GONE, "ws://gone.example/", 0.001)  # known to the lobby, and dead
     yield store
-    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await store.redis.delete(*keys)
+    await delete_keys(store.redis, prefix)
     await store.close()
 
 
 @pytest.fixture
-def node(config: ServerConfig, lobby: RedisLobby) -> ServerConfig:
+def node(config: ServerConfig, lobby_url: str, lobby: RedisLobby) -> ServerConfig:
     return dataclasses.replace(
         config,
-        redis_url=REDIS_URL,
+        redis_url=lobby_url,
         redis_prefix=lobby.prefix,
         node_id="node-a",
         heartbeat_seconds=0.05,
@@ -221,7 +218,7 @@ async def test_a_node_that_comes_back_while_its_room_is_being_taken_keeps_it(
 ) -> None:
     """The node restarted under its id and rebuilt the room from its journal meanwhile."""
     await _journaled_room(lobby, "r-back000001", GONE, finished=False)
-    racing = ComesBack(REDIS_URL, prefix=lobby.prefix, node=GONE)
+    racing = ComesBack(node.redis_url, prefix=lobby.prefix, node=GONE)
     srv = await _start(servers, CardaviaServer(node, lobby=racing))
 
     async def released() -> bool:
