@@ -10,9 +10,11 @@ import shutil
 import signal
 import socket
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from cardavia.cli import build_parser, main
 from cardavia.launcher import CLUSTER_PREFIX, LocalCluster
@@ -91,6 +93,28 @@ async def test_a_redis_cluster_that_does_not_form_stops_everything_and_says_why(
         await cluster.start()
     assert not cluster.running(0)
     assert not any(map(shape.running, shape.ports))
+
+
+async def test_on_a_redis_cluster_that_runs_already_only_its_own_keys_go(
+    tmp_path: Path, redis_cluster: str
+) -> None:
+    """``--redis redis+cluster://``: the cluster is not the launcher's to stop, so it deletes its
+    lobby's keys on every master, as on one Redis, and leaves the rest."""
+    prefix, other = f"test-cluster-{uuid.uuid4().hex}:", f"test-other-{uuid.uuid4().hex}:"
+    client = aioredis.RedisCluster.from_url(redis_cluster.replace("redis+cluster://", "redis://"))
+    try:
+        ours = [f"{prefix}room:{{s{shard}}}:r-{shard}" for shard in range(16)]  # spread over the masters
+        for key in [*ours, other + "rooms"]:
+            await client.set(key, "x")
+        cluster = LocalCluster(1, port=0, redis_url=redis_cluster, records_dir=tmp_path, redis_prefix=prefix)
+        cluster._lobby = RedisLobby(redis_cluster, prefix=prefix)  # as start() leaves it, without nodes
+        await cluster.close()
+        assert [key async for key in client.scan_iter(match=prefix + "*")] == []
+        assert await client.get(other + "rooms") == b"x"
+        assert await client.ping()  # still running: not the launcher's
+    finally:
+        await client.delete(other + "rooms")
+        await client.aclose()
 
 
 # ------------------------------------------------------------------ a real run
