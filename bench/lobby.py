@@ -30,7 +30,7 @@ import tempfile
 import time
 import uuid
 
-from bench.server_load import SERVER_ENV, free_port
+from bench.server_load import SERVER_ENV, cpu_seconds, free_port
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry
 from cardavia.server.lobby_redis import RedisLobby
 
@@ -190,9 +190,9 @@ async def per_action(
         await asyncio.sleep(2.0)  # connected, first deals dealt
         before = [(await r.info("commandstats"), await r.info("cpu")) for r in readers]
         counting.set()
-        counted = time.monotonic()
+        counted, node_cpu = time.monotonic(), cpu_seconds(node.pid)
         await players
-        counted = time.monotonic() - counted
+        counted, node_cpu = time.monotonic() - counted, cpu_seconds(node.pid) - node_cpu
         after = [(await r.info("commandstats"), await r.info("cpu")) for r in readers]
     finally:
         for reader in readers:
@@ -224,11 +224,13 @@ async def per_action(
           f"{actions / max(redis_cpu, 1e-9):,.0f} actions/s of this kind)")  # fmt: skip
     if len(cpu) > 1:
         print("  of each master: " + ", ".join(f"{c / actions * 1e6:.1f} µs" for c in cpu))
+    print(f"  node CPU: {node_cpu / actions * 1e6:.1f} µs ({counts['actions'] / counted:,.0f} actions/s)")
     print(f"  WebSocket payload bytes: {counts['in'] / actions:.0f} to the player, "
           f"{counts['out'] / actions:.0f} from the player")  # fmt: skip
     return {
         "actions/s": counts["actions"] / counted,
         "cpu": redis_cpu / actions,
+        "node cpu": node_cpu / actions,
         **{f"cpu {index}": c / actions for index, c in enumerate(cpu)},
     }
 
@@ -276,10 +278,15 @@ async def one_master_and_three(clients: int, seconds: float, replicas: int) -> N
             "bench:", clients, seconds, lobby_url=cluster.url, masters=masters,
             label=f"one node on a Redis Cluster of 3 masters, {replicas} replica(s) each",
         )  # fmt: skip
-    print(f"\n{'':<28} {'actions/s':>10} {'Redis CPU/action':>17} {'busiest master':>15}")
+    print(
+        f"\n{'':<24} {'actions/s':>9} {'Redis CPU/action':>17} {'busiest master':>15} {'node CPU/action':>16}"
+    )
     for name, run in (("one master (one Redis)", one), ("three masters (cluster)", three)):
         busiest = max(v for k, v in run.items() if k.startswith("cpu "))
-        print(f"{name:<28} {run['actions/s']:>10.0f} {run['cpu'] * 1e6:>14.1f} µs {busiest * 1e6:>12.1f} µs")
+        print(
+            f"{name:<24} {run['actions/s']:>9.0f} {run['cpu'] * 1e6:>14.1f} µs {busiest * 1e6:>12.1f} µs "
+            f"{run['node cpu'] * 1e6:>13.1f} µs"
+        )
 
 
 async def cleanup(prefix: str) -> None:
