@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import random
 
+import pytest
+
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
@@ -137,3 +139,24 @@ async def test_a_node_restarted_under_its_id_takes_its_rooms_back(
         assert isinstance(lobby, RedisLobby)
         await delete_keys(lobby.redis, prefix)
         await lobby.close()
+
+
+@pytest.mark.parametrize(
+    "gone", ["redis://127.0.0.1:1/0", "redis+cluster://127.0.0.1:1"], ids=["redis", "cluster"]
+)
+async def test_a_node_whose_lobby_does_not_answer_at_start_serves_and_says_so(
+    config: ServerConfig, gone: str
+) -> None:
+    """One Redis or a Redis Cluster alike: the node starts (it reclaims its rooms once the lobby
+    answers), and a request that needs the lobby is told ``lobby_unavailable``."""
+    srv = CardaviaServer(dataclasses.replace(config, redis_url=gone, redis_prefix=own_prefix()))
+    await srv.start()
+    try:
+        anna = await client(node_url(srv))
+        await anna.send(anna.req.hello("Anna"))
+        refused: m.Error = await anna.expect(m.Error)
+        assert refused.code == "lobby_unavailable"
+    finally:
+        await srv.shutdown()
+        assert isinstance(srv.lobby, RedisLobby)
+        await srv.lobby.close()
