@@ -3,16 +3,25 @@ action in Redis, the Redis commands and bytes on the wire one action costs, and 
 long a dead node's rooms take to be playable elsewhere.
 
     python -m bench.lobby [--ops 2000] [--rooms 100] [--clients 50 --actions-seconds 10]
+    python -m bench.lobby --cluster [--clients 50 --actions-seconds 10] [--redis-replicas 0]
 
 Needs a Redis on 127.0.0.1:6379 (scripts/ensure-redis starts one); keys get a
 prefix of their own and are removed afterwards.
+
+``--cluster`` measures the same node load (one node, ``--clients`` players) twice, on a
+redis-server of its own (one master) and on a Redis Cluster of three masters
+(``LocalRedisCluster``), both on free loopback ports and stopped afterwards, and reports
+actions/s and each master's Redis CPU per action: what the capacity model's players per
+Redis master core come from.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -21,7 +30,7 @@ import tempfile
 import time
 import uuid
 
-from bench.server_load import SERVER_ENV, free_port
+from bench.server_load import SERVER_ENV, cpu_seconds, free_port
 from cardavia.server.lobby import LobbyStore, MemoryLobby, RoomEntry, SeatEntry
 from cardavia.server.lobby_redis import RedisLobby
 
@@ -115,7 +124,15 @@ async def failover(rooms: int, prefix: str) -> float:
             proc.wait()
 
 
-async def per_action(prefix: str, clients: int, seconds: float) -> None:
+async def per_action(
+    prefix: str,
+    clients: int,
+    seconds: float,
+    *,
+    lobby_url: str = REDIS,
+    masters: list[str] | None = None,
+    label: str = "one node on Redis",
+) -> dict[str, float]:
     """Redis commands and bytes on the wire per action: one node on a Redis lobby, ``clients``
     players each in a Briscola room against a random bot (bot delay 0), for ``seconds``.
 
@@ -123,18 +140,21 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
     command and all of Redis's CPU time count: the
     journal, the room's state changes, matches that end and start again, and the node's
     heartbeat (a few commands a second, whatever the load). Bytes are the WebSocket payloads
-    the players sent and received.
+    the players sent and received. ``masters``: the plain ``redis://`` URL of each master to
+    read (on a Redis Cluster, every master; by default the lobby's one Redis). Returns the
+    actions per second and the Redis CPU seconds per action, in all and of each master.
     """
     import random as random_module
 
     import msgpack
+    import redis.asyncio as aioredis
     from websockets.asyncio.client import connect
 
     from cardavia.protocol import messages as m
     from cardavia.protocol.codec import encode
 
     port = free_port()
-    env = {**os.environ, **SERVER_ENV, "CARDAVIA_REDIS_URL": REDIS, "CARDAVIA_REDIS_PREFIX": prefix}
+    env = {**os.environ, **SERVER_ENV, "CARDAVIA_REDIS_URL": lobby_url, "CARDAVIA_REDIS_PREFIX": prefix}
     node = subprocess.Popen([sys.executable, "-m", "cardavia", "serve", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     counts = {"actions": 0, "in": 0, "out": 0, "matches": 0}
@@ -162,38 +182,111 @@ async def per_action(prefix: str, clients: int, seconds: float) -> None:
                 if reply is not None:
                     await ws.send(reply)
 
-    lobby = RedisLobby(REDIS, prefix=prefix)
+    readers = [aioredis.Redis.from_url(url) for url in masters or [lobby_url]]
     try:
         await asyncio.sleep(2.0)
         stop = time.monotonic() + 2.0 + seconds
         players = asyncio.gather(*(play(i, stop) for i in range(clients)))
         await asyncio.sleep(2.0)  # connected, first deals dealt
-        before, cpu_before = await lobby.redis.info("commandstats"), await lobby.redis.info("cpu")
+        before = [(await r.info("commandstats"), await r.info("cpu")) for r in readers]
         counting.set()
+        counted, node_cpu = time.monotonic(), cpu_seconds(node.pid)
         await players
-        after, cpu_after = await lobby.redis.info("commandstats"), await lobby.redis.info("cpu")
+        counted, node_cpu = time.monotonic() - counted, cpu_seconds(node.pid) - node_cpu
+        after = [(await r.info("commandstats"), await r.info("cpu")) for r in readers]
     finally:
-        await lobby.close()
+        for reader in readers:
+            await reader.aclose()
         node.terminate()
         node.wait()
-    calls = {
-        name.removeprefix("cmdstat_"): after[name]["calls"] - before.get(name, {}).get("calls", 0)
-        for name in after
-    }
-    calls = {name: n for name, n in calls.items() if n > 0 and name != "info"}
+    calls: dict[str, int] = {}
+    for (stats_before, _), (stats_after, _) in zip(before, after, strict=True):
+        for name, stat in stats_after.items():
+            command = name.removeprefix("cmdstat_")
+            calls[command] = (
+                calls.get(command, 0) + stat["calls"] - stats_before.get(name, {}).get("calls", 0)
+            )
+    calls = {name: n for name, n in calls.items() if n > 0 and name not in ("info", "cluster")}
     actions = max(counts["actions"], 1)
     print(f"\nper action ({counts['actions']} actions, {counts['matches']} matches, {clients} players, "
-          f"{seconds:g} s; one node on Redis):")  # fmt: skip
+          f"{seconds:g} s; {label}):")  # fmt: skip
     ranked = sorted(calls.items(), key=lambda kv: -kv[1])
     print(
         f"  Redis commands: {sum(calls.values()) / actions:.2f}, of which "
         + ", ".join(f"{name} {n / actions:.2f}" for name, n in ranked)
     )
-    redis_cpu = sum(cpu_after[k] - cpu_before[k] for k in ("used_cpu_sys", "used_cpu_user"))
+    cpu = [
+        sum(cpu_after[k] - cpu_before[k] for k in ("used_cpu_sys", "used_cpu_user"))
+        for (_, cpu_before), (_, cpu_after) in zip(before, after, strict=True)
+    ]
+    redis_cpu = sum(cpu)
     print(f"  Redis CPU: {redis_cpu / actions * 1e6:.1f} µs (so one Redis core would serve about "
           f"{actions / max(redis_cpu, 1e-9):,.0f} actions/s of this kind)")  # fmt: skip
+    if len(cpu) > 1:
+        print("  of each master: " + ", ".join(f"{c / actions * 1e6:.1f} µs" for c in cpu))
+    print(f"  node CPU: {node_cpu / actions * 1e6:.1f} µs ({counts['actions'] / counted:,.0f} actions/s)")
     print(f"  WebSocket payload bytes: {counts['in'] / actions:.0f} to the player, "
           f"{counts['out'] / actions:.0f} from the player")  # fmt: skip
+    return {
+        "actions/s": counts["actions"] / counted,
+        "cpu": redis_cpu / actions,
+        "node cpu": node_cpu / actions,
+        **{f"cpu {index}": c / actions for index, c in enumerate(cpu)},
+    }
+
+
+async def _until_answers(url: str) -> None:
+    import redis.asyncio as aioredis
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    client = aioredis.Redis.from_url(url)
+    try:
+        for _ in range(200):
+            with contextlib.suppress(RedisConnectionError):
+                if await client.ping():
+                    return
+            await asyncio.sleep(0.05)
+        raise RuntimeError(f"no Redis answers at {url}")
+    finally:
+        await client.aclose()
+
+
+async def one_master_and_three(clients: int, seconds: float, replicas: int) -> None:
+    """The same node load on one master (a redis-server of its own) and on three (a Redis
+    Cluster), each on free loopback ports with the same persistence (an append-only file,
+    fsync every second), and the two side by side."""
+    from cardavia.redis_cluster import LocalRedisCluster
+
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="cardavia-bench-redis-")
+    single = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder,
+         "--appendonly", "yes", "--appendfsync", "everysec"],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        await _until_answers(url)
+        one = await per_action("bench:", clients, seconds, lobby_url=url, label="one node on one master")
+    finally:
+        single.terminate()
+        single.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    with LocalRedisCluster(3, replicas, appendfsync="everysec") as cluster:
+        masters = [f"redis://127.0.0.1:{p}/0" for p in sorted(cluster.masters_now())]
+        three = await per_action(
+            "bench:", clients, seconds, lobby_url=cluster.url, masters=masters,
+            label=f"one node on a Redis Cluster of 3 masters, {replicas} replica(s) each",
+        )  # fmt: skip
+    print(
+        f"\n{'':<24} {'actions/s':>9} {'Redis CPU/action':>17} {'busiest master':>15} {'node CPU/action':>16}"
+    )
+    for name, run in (("one master (one Redis)", one), ("three masters (cluster)", three)):
+        busiest = max(v for k, v in run.items() if k.startswith("cpu "))
+        print(
+            f"{name:<24} {run['actions/s']:>9.0f} {run['cpu'] * 1e6:>14.1f} µs {busiest * 1e6:>12.1f} µs "
+            f"{run['node cpu'] * 1e6:>13.1f} µs"
+        )
 
 
 async def cleanup(prefix: str) -> None:
@@ -205,6 +298,9 @@ async def cleanup(prefix: str) -> None:
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.cluster:  # Redis of its own, gone afterwards: nothing to clean up
+        await one_master_and_three(args.clients, args.actions_seconds, args.redis_replicas)
+        return
     prefix = f"cardavia-bench:{uuid.uuid4().hex}:"
     try:
         print(f"{'operation':<22} {'memory ops/s':>13} {'redis ops/s':>12}")
@@ -238,5 +334,13 @@ if __name__ == "__main__":
         type=float,
         default=10.0,
         help="seconds of play for the per-action count (0: skip)",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="only the per-action count, on one Redis master and on a Redis Cluster of three",
+    )
+    parser.add_argument(
+        "--redis-replicas", type=int, default=0, help="with --cluster: replicas of each master (default 0)"
     )
     asyncio.run(main(parser.parse_args()))

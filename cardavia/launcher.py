@@ -1,6 +1,9 @@
 """A cluster on one machine without containers: Redis and N ``cardavia serve`` nodes on loopback.
 
-For demos (``cardavia cluster --nodes 3``) and the end-to-end tests. Every node
+For demos (``cardavia cluster --nodes 3``) and the end-to-end tests. With
+``--redis-cluster`` the lobby is a Redis Cluster of its own instead
+(``LocalRedisCluster``: masters and replicas of Debian's redis-server on free
+loopback ports), started before the nodes and stopped after them. Every node
 is configured the way ``docker-compose.yml`` configures its containers, only
 through ``CARDAVIA_*`` variables: ``NODE_ID``, ``PORT`` and ``PUBLIC_URL`` (what
 redirects name) of its own, ``HOST``, ``REDIS_URL`` and ``RECORDS_DIR`` shared;
@@ -30,16 +33,20 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from cardavia.redis_cluster import CLUSTER_SCHEMES, LocalRedisCluster
 from cardavia.server.config import ENV_PREFIX, ServerConfig
 
 if TYPE_CHECKING:
     from asyncio.subprocess import Process
+
+    import redis.asyncio as aioredis
 
     from cardavia.server.lobby_redis import RedisLobby
 
 NODE_VARIABLES = ("NODE_ID", "PORT", "PUBLIC_URL", "REDIS_URL", "RECORDS_DIR", "HOST")
 """What the cluster sets for each node itself (the rest of ``CARDAVIA_*`` is shared)."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 START_SECONDS = 60.0
 """How long a node may take from launch to answering /healthz and heartbeating."""
 STOP_SECONDS = 30.0
@@ -100,19 +107,22 @@ class LocalCluster:
         *,
         host: str = "127.0.0.1",
         port: int = 8765,
-        redis_url: str = "redis://127.0.0.1:6379/0",
+        redis_url: str = DEFAULT_REDIS_URL,
         records_dir: str | Path = "records",
         redis_prefix: str | None = None,
         settings: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
+        redis_cluster: LocalRedisCluster | None = None,
     ) -> None:
+        """``redis_cluster``: a Redis Cluster not yet started that the cluster starts before its
+        nodes, points them at (``redis_url`` is then unused) and stops after them."""
         if nodes < 1:
             raise ValueError(f"a cluster needs at least one node, not {nodes}")
         if port != 0 and not 1 <= port <= 65535 - nodes + 1:
             raise ValueError(f"ports {port}..{port + nodes - 1} are not all valid port numbers")
-        parts = urlsplit(redis_url)
-        if parts.scheme not in ("redis", "rediss") or not parts.hostname:
-            raise ValueError(f"the Redis URL must look like redis://HOST:PORT/DB, not {redis_url!r}")
+        if redis_cluster is not None:
+            redis_url = redis_cluster.url
+        _check_redis_url(redis_url)
         self.settings = _checked_settings(settings or {})
         prefix_variable = ENV_PREFIX + "REDIS_PREFIX"
         if redis_prefix is None:  # one chosen in the settings or the environment, else the cluster's own
@@ -131,6 +141,7 @@ class LocalCluster:
         self._procs: list[Process | None] = [None] * nodes
         self._pumps: list[asyncio.Task[None] | None] = [None] * nodes
         self._redis_proc: Process | None = None
+        self.redis_cluster = redis_cluster
         self._lobby: RedisLobby | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -169,7 +180,11 @@ class LocalCluster:
         if busy:
             raise ValueError(f"port {busy[0]} on {self.host} is in use; choose another base port")
         try:
-            await self._ensure_redis()
+            if self.redis_cluster is not None:  # about 6 s; a thread, so signals are still heard
+                await asyncio.to_thread(self.redis_cluster.start)
+                self.redis_url = self.redis_cluster.url
+            else:
+                await self._ensure_redis()
             from cardavia.server.lobby_redis import RedisLobby
 
             self._lobby = RedisLobby(self.redis_url, prefix=self.config.redis_prefix)
@@ -181,12 +196,16 @@ class LocalCluster:
     async def close(self) -> None:
         """SIGTERM every node, wait for each to drain, delete the lobby's keys (the cluster's
         rooms and nodes are gone with it, and a later cluster must not meet them), then stop the
-        Redis the cluster started."""
+        Redis the cluster started: a Redis Cluster of its own is stopped whole and its folder
+        removed, keys and all."""
         await asyncio.gather(*(self.stop_node(i) for i in range(len(self.specs)) if self.running(i)))
         if self._lobby is not None:
             await self._lobby.close()
             self._lobby = None
-            await _delete_keys(self.redis_url, self.config.redis_prefix)
+            if self.redis_cluster is None:
+                await _delete_keys(self.redis_url, self.config.redis_prefix)
+        if self.redis_cluster is not None:
+            await asyncio.to_thread(self.redis_cluster.stop)
         if self._redis_proc is not None and self._redis_proc.returncode is None:
             self._redis_proc.terminate()
             await self._redis_proc.wait()
@@ -292,6 +311,8 @@ class LocalCluster:
         if await _redis_answers(self.redis_url):
             return
         parts = urlsplit(self.redis_url)
+        if parts.scheme in CLUSTER_SCHEMES:  # one named by URL runs already; --redis-cluster starts one
+            raise RuntimeError(f"no Redis Cluster answers at {self.redis_url}")
         if parts.hostname not in LOOPBACK or parts.scheme != "redis" or parts.password:
             raise RuntimeError(f"no Redis answers at {self.redis_url}")
         port = parts.port or 6379
@@ -315,6 +336,18 @@ class LocalCluster:
         raise RuntimeError(f"redis-server on port {port} did not start")
 
 
+def _check_redis_url(url: str) -> None:
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (a port that is no number raises here)
+    except ValueError:
+        parts = parts._replace(netloc="")
+    if parts.scheme not in ("redis", "rediss", *CLUSTER_SCHEMES) or not parts.hostname:
+        raise ValueError(
+            f"the Redis URL must look like redis://HOST:PORT/DB or redis+cluster://HOST:PORT, not {url!r}"
+        )
+
+
 def _checked_settings(settings: Mapping[str, str]) -> dict[str, str]:
     """Shared node settings: known ``CARDAVIA_*`` names only, and none the cluster sets per node."""
     known = {ENV_PREFIX + f.name.upper() for f in fields(ServerConfig)}
@@ -327,27 +360,44 @@ def _checked_settings(settings: Mapping[str, str]) -> dict[str, str]:
     return dict(settings)
 
 
-async def _redis_answers(url: str) -> bool:
+def _client(url: str, *, timeout: float) -> aioredis.Redis | aioredis.RedisCluster:
+    """A redis-py client for the URL: the cluster client for ``redis+cluster://`` (redis-py
+    knows only ``redis://`` and ``rediss://``, so the scheme is mapped), else the plain one."""
     import redis.asyncio as aioredis
-    from redis.exceptions import RedisError
 
-    client = aioredis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=1.0)
+    scheme, sep, rest = url.partition("://")
+    if scheme in CLUSTER_SCHEMES:
+        plain = scheme.removesuffix("+cluster") + sep + rest
+        return aioredis.RedisCluster.from_url(plain, socket_connect_timeout=1.0, socket_timeout=timeout)
+    return aioredis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=timeout)
+
+
+async def _redis_answers(url: str) -> bool:
+    from redis.exceptions import RedisClusterException, RedisError
+
+    try:
+        client = _client(url, timeout=1.0)
+    except (RedisError, OSError):
+        return False
     try:
         return bool(await client.ping())
-    except (RedisError, OSError):
+    except (RedisError, RedisClusterException, OSError):  # the second: no cluster node answers
         return False
     finally:
         await client.aclose()
 
 
 async def _delete_keys(url: str, prefix: str) -> int:
-    """Delete every key under ``prefix``; how many there were (0 when Redis is gone)."""
-    import redis.asyncio as aioredis
-    from redis.exceptions import RedisError
+    """Delete every key under ``prefix``; how many there were (0 when Redis is gone). On a Redis
+    Cluster the client scans every master and deletes slot by slot."""
+    from redis.exceptions import RedisClusterException, RedisError
 
     pattern = "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
-    client = aioredis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0)
     deleted = 0
+    try:
+        client = _client(url, timeout=5.0)
+    except (RedisError, RedisClusterException, OSError):
+        return deleted
     try:
         batch: list[bytes] = []
         async for key in client.scan_iter(match=pattern, count=500):
@@ -357,7 +407,7 @@ async def _delete_keys(url: str, prefix: str) -> int:
                 batch = []
         if batch:
             deleted += await client.delete(*batch)
-    except (RedisError, OSError):
+    except (RedisError, RedisClusterException, OSError):
         pass
     finally:
         await client.aclose()
@@ -392,21 +442,34 @@ async def _pump(stream: asyncio.StreamReader, name: str) -> None:
 
 # ------------------------------------------------------------------ command
 async def _run(args: argparse.Namespace) -> int:
+    if args.redis_cluster and args.redis is not None:
+        raise ValueError("--redis names a Redis that runs already, --redis-cluster starts one: choose one")
     cluster = LocalCluster(
         args.nodes,
         host=args.host,
         port=args.port,
-        redis_url=args.redis,
+        redis_url=args.redis or DEFAULT_REDIS_URL,
         records_dir=args.records_dir,
         redis_prefix=args.redis_prefix,
+        redis_cluster=(
+            LocalRedisCluster(args.redis_masters, args.redis_replicas) if args.redis_cluster else None
+        ),
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await cluster.start()
-    where = "started by the cluster" if cluster.started_redis else "already running"
-    print(f"Redis: {cluster.redis_url} ({where})")
+    if cluster.redis_cluster is not None:
+        shape = cluster.redis_cluster
+        ports = ", ".join(map(str, shape.ports))
+        print(
+            f"Redis Cluster: {cluster.redis_url} ({shape.masters} masters and {shape.replicas} replica(s) "
+            f"each on ports {ports}; started by the cluster in {shape.workdir})"
+        )
+    else:
+        where = "started by the cluster" if cluster.started_redis else "already running"
+        print(f"Redis: {cluster.redis_url} ({where})")
     for spec in cluster.specs:
         print(
             f"{spec.node_id}: {spec.public_url}  (health {spec.public_url.replace('ws', 'http', 1)}healthz)"
@@ -426,7 +489,7 @@ async def _run(args: argparse.Namespace) -> int:
 def _command(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_run(args))
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError) as exc:  # RedisClusterError among them
         print(f"cardavia {args.command}: {exc}", file=sys.stderr)
         return 2
 
@@ -443,8 +506,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--host", default="127.0.0.1", help="address the nodes listen on (default 127.0.0.1)")
     p.add_argument(
         "--redis",
-        default="redis://127.0.0.1:6379/0",
-        help="the lobby's Redis; on loopback one is started when none answers (default %(default)s)",
+        help="the lobby's Redis (or redis+cluster://HOST:PORT, a Redis Cluster that runs already); "
+        f"on loopback one is started when none answers (default {DEFAULT_REDIS_URL})",
+    )
+    p.add_argument(
+        "--redis-cluster",
+        action="store_true",
+        help="start a Redis Cluster of redis-server processes on free loopback ports for the lobby "
+        "instead, and stop it (its data gone) with the nodes",
+    )
+    p.add_argument(
+        "--redis-masters", type=int, default=3, help="with --redis-cluster: masters (at least 3; default 3)"
+    )
+    p.add_argument(
+        "--redis-replicas",
+        type=int,
+        default=1,
+        help="with --redis-cluster: replicas of each master (default 1)",
     )
     p.add_argument(
         "--redis-prefix",

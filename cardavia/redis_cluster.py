@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
-"""The URL schemes that name a Redis Cluster for the lobby (``redis+cluster://HOST:PORT``: any one
-node of the cluster; the client learns the others from it)."""
+from cardavia.server.config import CLUSTER_SCHEMES
+
+__all__ = ["CLUSTER_SCHEMES", "LocalRedisCluster", "RedisClusterError"]
+
 START_SECONDS = 30.0
 """How long the cluster may take from the first process to every slot served and every replica
 linked."""
@@ -171,9 +172,8 @@ class LocalRedisCluster:
                 capture_output=True, timeout=START_SECONDS, check=False,
             )  # fmt: skip
             if created.returncode != 0:
-                raise RedisClusterError(
-                    "redis-cli --cluster create failed: " + created.stdout.decode(errors="replace")[-800:]
-                )
+                said = created.stdout.decode(errors="replace").splitlines()[-5:]
+                raise RedisClusterError("redis-cli --cluster create failed: " + " / ".join(said))
             self.wait_ready()
         except BaseException:
             self.stop()

@@ -36,6 +36,10 @@ ENV_PREFIX = "CARDAVIA_"
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
+CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+"""The lobby URL schemes that name a Redis Cluster (``redis+cluster://HOST:PORT``: any one node of
+the cluster; the client learns the others from it; ``rediss+cluster://`` with TLS)."""
+
 
 class SettingError(ValueError):
     """A setting with a value it cannot take; ``str()`` is one line naming the setting."""
@@ -62,7 +66,8 @@ class ServerConfig:
     """Older records are deleted from ``records_dir`` at start and once a day, so that the disk does
     not fill up with games nobody will fetch again."""
     redis_url: str = Field("", description="Redis URL of the lobby (empty: the embedded in-memory lobby)")
-    """Empty: the embedded in-memory lobby. ``redis://`` or ``rediss://`` (TLS), password in the URL."""
+    """Empty: the embedded in-memory lobby. ``redis://`` or ``rediss://`` (TLS), password in the URL:
+    one Redis; ``redis+cluster://HOST:PORT`` or ``rediss+cluster://``: a Redis Cluster, by any one node."""
     redis_prefix: str = Field("cardavia:", min_length=1, description="prefix of every Redis key")
     """Prefix of every Redis key, so that several deployments can share one Redis."""
     node_id: str = Field("node-1", min_length=1, description="this node's name in the lobby")
@@ -168,8 +173,22 @@ class ServerConfig:
     @field_validator("redis_url")
     @classmethod
     def _redis(cls, value: str) -> str:
-        if value and not value.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError(f"must be empty or a redis://, rediss:// or unix:// URL, not {value!r}")
+        if not value:
+            return value
+        scheme, _, rest = value.partition("://")
+        if scheme not in ("redis", "rediss", "unix", *CLUSTER_SCHEMES):
+            schemes = "redis://, rediss://, unix://, " + ", ".join(f"{s}://" for s in CLUSTER_SCHEMES)
+            raise ValueError(f"must be empty or a {schemes} URL, not {value!r}")
+        from redis.connection import parse_url  # the client's own reading of the URL
+
+        try:
+            parts = parse_url(scheme.removesuffix("+cluster") + "://" + rest)  # type: ignore[no-untyped-call]
+        except ValueError as exc:
+            raise ValueError(f"not a Redis URL ({exc}): {value!r}") from None
+        if scheme in CLUSTER_SCHEMES and (not parts.get("host") or parts.get("db", 0) != 0):
+            raise ValueError(
+                f"a Redis Cluster is named by HOST:PORT of one node, with no database: {value!r}"
+            )
         return value
 
     @field_validator("log_level", mode="before")

@@ -1,7 +1,7 @@
 """The lobby store: rooms, seats and sessions that every node may see.
 
 An interface with two backends: ``MemoryLobby`` (the embedded default, one
-process) and, with its own issue, Redis (several nodes). The interface is
+process) and ``RedisLobby`` (several nodes, on one Redis or a Redis Cluster). The interface is
 async and every operation that decides something (claiming a seat, pairing a
 quick match) is atomic in the store itself, so two players can never get the
 same seat whatever the backend.

@@ -1,32 +1,62 @@
-"""The lobby in Redis, so that several server nodes form one service.
+"""The lobby in Redis, so that several server nodes form one service: one Redis, or a Redis Cluster.
 
 Theory of operation
 -------------------
-Each room is one JSON document (``{prefix}room:{id}``) that only Lua scripts
-change when a decision is involved: claiming a seat and pairing a quick match
-read the document, decide and write it back inside one script, which Redis
-runs atomically, so two players can never get the same seat and a full room
-never takes one more, whichever node they reached. A sorted set per game
-(``{prefix}open:{game}``) lists public rooms that are waiting with a free seat,
-oldest first; the scripts keep it in step with the documents. Short codes
-(``{prefix}code:{CODE}``) and sessions (``{prefix}session:{id}``, found by
-``{prefix}token:{hash}``) are plain keys. Keys of finished or closed rooms
-expire after ``finished_ttl`` seconds. A node's heartbeat is two keys that expire together:
-``{prefix}node:{id}`` (its URL: the node is alive) and ``{prefix}beat:{id}`` (the
-beat's lifetime in milliseconds, so that its remaining lifetime tells how long
-ago the node beat, by Redis's clock alone). Every key starts with ``prefix`` so that
-several deployments can share one Redis. The scripts are files of their own in
-``server/lua/``, each opening with the KEYS and ARGV it takes; the three that
-decide about seats share ``seats.lua``, the same rule ``MemoryLobby`` follows.
+Each room is one JSON document that only Lua scripts change when a decision is
+involved: claiming a seat and pairing a quick match read the document, decide
+and write it back inside one script, which Redis runs atomically, so two
+players can never get the same seat and a full room never takes one more,
+whichever node they reached. Public rooms that are waiting with a free seat are
+listed in sorted sets per game, scored by when they opened (Redis's ``TIME`` in
+microseconds, so oldest first); the scripts keep them in step with the
+documents. Keys of finished or closed rooms expire after ``finished_ttl``
+seconds. The scripts are files of their own in ``server/lua/``, each opening
+with the KEYS and ARGV it takes; the three that decide about seats share
+``seats.lua``, the same rule ``MemoryLobby`` follows.
+
+Key layout
+----------
+The URL's scheme chooses the client (``redis+cluster://``, ``rediss+cluster://``: redis-py's
+``RedisCluster``; otherwise one Redis), and the keys are the same for both: a Redis Cluster
+runs a script or a transaction only on keys of one hash slot, and a key's slot is that of its
+hash tag (the part in braces) when it has one, so every multi-key script and transaction here
+names keys of one tag. On one Redis the tags are just characters. ``<prefix>`` (no braces)
+starts every key, so that several deployments can share one store.
+
+- A room's lobby state lives in one of ``OPEN_SHARDS`` shards, chosen from its id
+  (``room_shard``): its document ``room:{s<N>}:<id>`` and the open sets
+  ``open:{s<N>}:<game>`` share the tag ``{s<N>}``, so a seat claim and the open set it
+  updates are one script in one slot, and a game's open rooms spread over sixteen slots
+  (sixteen masters at most). Quick match reads the oldest room of each of the game's shards
+  (one pipelined read) and tries the shards oldest first until one seats the player.
+- A room's journal and adoption lease carry the room's own id as tag: ``match:{<id>}``,
+  ``actions:{<id>}``, ``lease:{<id>}``; an action in play touches only its room's
+  ``actions`` list, so play spreads over every slot.
+- Single keys, each a slot of its own: ``code:<CODE>`` (a room by its short code),
+  ``node_rooms:<node>`` (the rooms a node runs), ``session:<id>`` and ``token:<hash>`` (a
+  session, and the session a resume token names: a token is looked up by its hash alone, so
+  the two cannot share a tag; a token is trusted only while its session names it back),
+  ``reservation:<token>``.
+- Heartbeats share the tag ``{nodes}``: ``node:{nodes}:<id>`` (its URL: the node is alive),
+  ``beat:{nodes}:<id>`` (the beat's lifetime in milliseconds, so that its remaining
+  lifetime tells how long ago the node beat, by Redis's clock alone; both expire together)
+  and ``nodes:{nodes}``, every node that ever registered; one beat is one transaction, and
+  every beat is read in one script (``heartbeats.lua``): each node reads them all at each beat.
+
+What spans slots is written in an order that leaves nothing wrong if it stops half way: a
+room's document and code before it is listed as a node's; a deleted room leaves its document
+and open listing first (the lookups fail from then on), then the rest; a moved room joins
+its new node's list before it leaves the old one's.
 
 Journal writes are committed in groups: every action any room of the node
 journals during one turn of the event loop goes to Redis in one pipeline at
-the end of that turn, and each room's ``append_action`` returns when its own
-script has run (or raises what it met), so no delta leaves before its action
-is in Redis. A room journals its actions one after another, so a room's order
-is kept; a busy node sends one round trip for many rooms' actions instead of
-one each (the round trip and its socket calls were most of an action's cost on
-a node with a Redis lobby).
+the end of that turn (a cluster pipeline sends each master its part at once),
+and each room's ``append_action`` returns when its own script has run (or
+raises what it met), so no delta leaves before its action is in Redis. A room
+journals its actions one after another, so a room's order is kept; a busy node
+sends one round trip for many rooms' actions instead of one each (the round
+trip and its socket calls were most of an action's cost on a node with a
+Redis lobby).
 """
 
 from __future__ import annotations
@@ -36,19 +66,22 @@ import dataclasses
 import functools
 import inspect
 import json
+import zlib
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any, Final, ParamSpec, TypeVar, cast
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardavia.games.registry import GAMES
+from cardavia.server.config import CLUSTER_SCHEMES
 from cardavia.server.lobby import (
     Heartbeat,
     LobbyStore,
@@ -72,7 +105,7 @@ def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
-        except (RedisError, OSError) as exc:
+        except (RedisError, RedisClusterException, OSError) as exc:
             raise LobbyUnavailable(f"the lobby store cannot be reached ({type(exc).__name__})") from exc
 
     return call
@@ -120,17 +153,42 @@ def _settle(written: asyncio.Future[None], error: Exception | None) -> None:
         written.set_exception(error)
 
 
+OPEN_SHARDS: Final = 16
+"""How many shards a game's open rooms are split over (see the module's docstring): each a hash
+slot of its own, so on a cluster they spread over up to this many masters, while quick match
+and the room list read one key per shard."""
+
+
+def room_shard(room: str) -> int:
+    """The shard of ``room``'s lobby state, from its id alone (any node finds it again)."""
+    return zlib.crc32(room.encode()) % OPEN_SHARDS
+
+
+Client = aioredis.Redis | RedisCluster
+
+
+def lobby_client(url: str) -> Client:
+    """The client for the lobby's URL: a Redis Cluster for ``redis+cluster://`` and
+    ``rediss+cluster://`` (any one node of it; the client learns the others), else one Redis."""
+    options: dict[str, Any] = {
+        "decode_responses": True,
+        "socket_timeout": 2.0,
+        "socket_connect_timeout": 2.0,
+        # a connection left stale by a Redis restart is retried on a fresh one
+        "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+        "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+    }
+    scheme, _, rest = url.partition("://")
+    if scheme in CLUSTER_SCHEMES:
+        return RedisCluster.from_url(scheme.removesuffix("+cluster") + "://" + rest, **options)
+    return aioredis.Redis.from_url(url, **options)
+
+
 class RedisLobby(LobbyStore):
     def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            url,
-            decode_responses=True,
-            socket_timeout=2.0,
-            socket_connect_timeout=2.0,
-            # a connection left stale by a Redis restart is retried on a fresh one
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        )
+        if "{" in prefix or "}" in prefix:
+            raise ValueError(f"a Redis key prefix must not hold braces (a hash tag), not {prefix!r}")
+        self.redis: Client = lobby_client(url)
         self.prefix = prefix
         self.finished_ttl = finished_ttl
         self._claim = self._script("claim_seat")
@@ -140,6 +198,7 @@ class RedisLobby(LobbyStore):
         self._release = self._script("release_lease")
         self._take = self._script("take_reservation")
         self._expire_session = self._script("expire_session")
+        self._beats = self._script("heartbeats")
         self._appends: list[tuple[str, int, str, asyncio.Future[None]]] = []
         """Journal writes of this turn of the event loop, sent together at its end."""
         self._commits: set[asyncio.Task[None]] = set()
@@ -151,6 +210,26 @@ class RedisLobby(LobbyStore):
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
+    # ------------------------------------------------------------- the key layout
+    def room_key(self, room: str) -> str:
+        """A room's document, in its shard's slot."""
+        return self._key("room", f"{{s{room_shard(room)}}}", room)
+
+    def open_key(self, shard: int, game: str) -> str:
+        """The open rooms of ``game`` in one shard."""
+        return self._key("open", f"{{s{shard}}}", game)
+
+    def _open_of(self, room: str, game: str) -> str:
+        return self.open_key(room_shard(room), game)
+
+    def journal_key(self, kind: str, room: str) -> str:
+        """A room's own keys (``kind``: match, actions, lease), tagged with its id."""
+        return self._key(kind, f"{{{room}}}")
+
+    def node_key(self, kind: str, node: str = "") -> str:
+        """A heartbeat's keys (``kind``: node, beat; or nodes, the registry), all in one slot."""
+        return self._key(kind, "{nodes}", node) if node else self._key(kind, "{nodes}")
+
     async def close(self) -> None:
         await self.redis.aclose()
 
@@ -160,87 +239,99 @@ class RedisLobby(LobbyStore):
         if not await self.redis.set(code_key, entry.room, nx=True):
             raise ValueError("room code already taken")
         if not await self.redis.set(
-            self._key("room", entry.room), json.dumps(dataclasses.asdict(entry)), nx=True
+            self.room_key(entry.room), json.dumps(dataclasses.asdict(entry)), nx=True
         ):
             await self.redis.delete(code_key)
             raise ValueError("room id already taken")
         await self.redis.sadd(self._key("node_rooms", entry.node), entry.room)
         if entry.public and entry.state == "waiting" and entry.human_seats_free():
-            order = await self.redis.incr(self._key("seq"))
-            await self.redis.zadd(self._key("open", entry.game), {entry.room: order})
+            await self._write(entry.room, entry.game, "state", entry.state, 0)  # lists it, by Redis's clock
 
     async def get_room(self, room: str) -> RoomEntry | None:
-        raw = await self.redis.get(self._key("room", room))
+        raw = await self.redis.get(self.room_key(room))
         return _room_from(raw) if raw else None
 
     async def room_by_code(self, code: str) -> RoomEntry | None:
         room = await self.redis.get(self._key("code", normal_code(code)))
         return await self.get_room(_text(room)) if room else None
 
-    async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
-        games = [game] if game else sorted(GAMES)
-        found: list[tuple[float, str]] = []
-        for name in games:
-            members = await self.redis.zrange(self._key("open", name), 0, limit - 1, withscores=True)
+    async def _oldest(self, games: list[str], limit: int) -> list[tuple[float, str, int]]:
+        """Up to ``limit`` open rooms of each shard of ``games``: (when it opened, room, shard)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game in games:
+                for shard in range(OPEN_SHARDS):
+                    pipe.zrange(self.open_key(shard, game), 0, limit - 1, withscores=True)
+            answers = await pipe.execute()
+        found = []
+        for i, members in enumerate(answers):
             for member in members:
                 room, score = cast("tuple[str, float]", member)
-                found.append((score, room))
-        rooms = []
-        for _, room in sorted(found)[:limit]:
-            entry = await self.get_room(room)
-            if entry is not None:
-                rooms.append(entry)
-        return rooms
+                found.append((score, room, i % OPEN_SHARDS))
+        return sorted(found)
+
+    async def list_open(self, game: str | None, limit: int) -> list[RoomEntry]:
+        oldest = (await self._oldest([game] if game else sorted(GAMES), limit))[:limit]
+        if not oldest:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for _, room, _ in oldest:
+                pipe.get(self.room_key(room))
+            found = await pipe.execute()
+        return [_room_from(raw) for raw in found if raw]
 
     async def claim_seat(self, room: str, session: str, name: str) -> int:
         entry = await self.get_room(room)
         game = entry.game if entry else "-"
         result = await self._claim(
-            keys=[self._key("room", room), self._key("open", game)], args=[session, name]
+            keys=[self.room_key(room), self._open_of(room, game)], args=[session, name]
         )
         if isinstance(result, str):
             raise claim_refused(result, room)
         return int(result)
 
     async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
-        result = await self._quick(keys=[self._key("open", game)], args=[self.prefix, session, name])
-        if not result:
-            return None
-        return str(result[0]), int(result[1])
+        shards = dict.fromkeys(shard for _, _, shard in await self._oldest([game], 1))  # oldest first
+        for shard in shards:
+            doc_prefix = self._key("room", f"{{s{shard}}}", "")
+            result = await self._quick(keys=[self.open_key(shard, game)], args=[doc_prefix, session, name])
+            if result:
+                return str(result[0]), int(result[1])
+        return None
 
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:
         await self._apply(room, str(seat), dataclasses.asdict(entry), 0)
 
     async def set_state(self, room: str, state: RoomState) -> None:
         ttl = self.finished_ttl if state in ("finished", "closed") else 0
-        await self._apply(room, "state", state, ttl)
-        if ttl:
-            entry = await self.get_room(room)
-            if entry is not None:
-                await self.redis.expire(self._key("code", entry.code), ttl)
+        entry = await self._apply(room, "state", state, ttl)
+        if ttl and entry is not None:
+            await self.redis.expire(self._key("code", entry.code), ttl)
 
-    async def _apply(self, room: str, field: str, value: Any, ttl: int) -> None:
+    async def _apply(self, room: str, field: str, value: Any, ttl: int) -> RoomEntry | None:
+        """Change one field of the room's document (``update_room.lua``); the entry as it was."""
         entry = await self.get_room(room)
-        if entry is None:
-            return
+        if entry is not None:
+            await self._write(room, entry.game, field, value, ttl)
+        return entry
+
+    async def _write(self, room: str, game: str, field: str, value: Any, ttl: int) -> None:
         await self._update(
-            keys=[self._key("room", room), self._key("open", entry.game), self._key("seq")],
-            args=[field, json.dumps(value), ttl],
+            keys=[self.room_key(room), self._open_of(room, game)], args=[field, json.dumps(value), ttl]
         )
 
     async def delete_room(self, room: str) -> None:
         entry = await self.get_room(room)
         if entry is None:
             return
-        # one transaction: a room is never half gone (listed as open, or as a node's, with no entry)
+        # the document and its listing go together (one slot), so no lookup finds half a room;
+        # what is left (code, journal, the node's list) then goes in one round trip per master
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(
-                self._key("room", room),
-                self._key("code", entry.code),
-                self._key("match", room),
-                self._key("actions", room),
-            )
-            pipe.zrem(self._key("open", entry.game), room)
+            pipe.delete(self.room_key(room))
+            pipe.zrem(self._open_of(room, entry.game), room)
+            await pipe.execute()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.delete(self._key("code", entry.code))
+            pipe.delete(self.journal_key("match", room), self.journal_key("actions", room))
             pipe.srem(self._key("node_rooms", entry.node), room)
             await pipe.execute()
 
@@ -249,58 +340,58 @@ class RedisLobby(LobbyStore):
         key = self._key("session", entry.session)
         old = await self.redis.get(key)
         expiry = int((LIVE_SESSION_SECONDS if ttl is None else ttl) * 1000)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            if old:
-                pipe.delete(self._key("token", json.loads(old)["token_hash"]))
-            pipe.set(key, json.dumps(dataclasses.asdict(entry)), px=expiry)
+        old_token = json.loads(old)["token_hash"] if old else entry.token_hash
+        # two slots, written in order: a new token only counts once its session names it back
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self._key("token", entry.token_hash), entry.session, px=expiry)
+            pipe.set(key, json.dumps(dataclasses.asdict(entry)), px=expiry)
+            if old_token != entry.token_hash:
+                pipe.delete(self._key("token", old_token))
             await pipe.execute()
 
     async def expire_session(self, session: str, ttl: float, *, room: str | None = None) -> None:
-        await self._expire_session(
-            keys=[self._key("session", session)],
-            args=[self._key("token", ""), max(1, int(ttl * 1000)), room or ""],
+        millis = max(1, int(ttl * 1000))
+        token_hash = await self._expire_session(
+            keys=[self._key("session", session)], args=[millis, room or ""]
         )
+        if token_hash:
+            await self.redis.pexpire(self._key("token", _text(token_hash)), millis)
 
     async def session_by_token(self, token_hash: str) -> SessionEntry | None:
         session = await self.redis.get(self._key("token", token_hash))
         if not session:
             return None
         raw = await self.redis.get(self._key("session", _text(session)))
-        return SessionEntry(**json.loads(raw)) if raw else None
+        entry = SessionEntry(**json.loads(raw)) if raw else None
+        return entry if entry is not None and entry.token_hash == token_hash else None
 
     async def drop_session(self, session: str) -> None:
         key = self._key("session", session)
         raw = await self.redis.get(key)
         if raw:
-            await self.redis.delete(key, self._key("token", json.loads(raw)["token_hash"]))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.delete(key)
+                pipe.delete(self._key("token", json.loads(raw)["token_hash"]))
+                await pipe.execute()
 
     # ------------------------------------------------------------- nodes
     async def register_node(self, node: str, url: str, ttl: float) -> None:
         millis = max(1, int(ttl * 1000))
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(self._key("node", node), url, px=millis)
-            pipe.set(self._key("beat", node), millis, px=millis)
-            pipe.sadd(self._key("nodes"), node)
+            pipe.set(self.node_key("node", node), url, px=millis)
+            pipe.set(self.node_key("beat", node), millis, px=millis)
+            pipe.sadd(self.node_key("nodes"), node)
             await pipe.execute()
 
     async def heartbeats(self) -> dict[str, Heartbeat]:
-        names = sorted(_text(n) for n in await self.redis.smembers(self._key("nodes")))
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in names:
-                pipe.get(self._key("node", node))
-                pipe.get(self._key("beat", node))
-                pipe.pttl(self._key("beat", node))
-            answers = await pipe.execute()
+        flat = await self._beats(keys=[self.node_key("nodes")], args=[self.prefix])
         beats: dict[str, Heartbeat] = {}
-        for i, node in enumerate(names):
-            url, lifetime, left = answers[3 * i : 3 * i + 3]
-            if not url:
-                continue
+        for i in range(0, len(flat), 4):
+            node, url, lifetime, left = flat[i : i + 4]
             # a beat written without its lifetime (a node of an older version) counts as just made
             age = (int(lifetime) - int(left)) / 1000 if lifetime and int(left) >= 0 else 0.0
-            beats[node] = Heartbeat(_text(url), max(0.0, age))
-        return beats
+            beats[str(node)] = Heartbeat(str(url), max(0.0, age))
+        return dict(sorted(beats.items()))
 
     async def reserve(self, token: str, room: str, seat: int, session: str, ttl: float) -> None:
         value = json.dumps([room, seat, session])
@@ -316,8 +407,8 @@ class RedisLobby(LobbyStore):
     # ------------------------------------------------------------ journals
     async def save_match(self, room: str, header: dict[str, Any]) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(self._key("match", room), json.dumps(header))
-            pipe.delete(self._key("actions", room))
+            pipe.set(self.journal_key("match", room), json.dumps(header))
+            pipe.delete(self.journal_key("actions", room))
             await pipe.execute()
 
     async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None:
@@ -326,7 +417,7 @@ class RedisLobby(LobbyStore):
         written: asyncio.Future[None] = loop.create_future()
         if not self._appends:
             loop.call_soon(self._commit)
-        self._appends.append((self._key("actions", room), index, json.dumps(action), written))
+        self._appends.append((self.journal_key("actions", room), index, json.dumps(action), written))
         await written
 
     def _commit(self) -> None:
@@ -344,7 +435,9 @@ class RedisLobby(LobbyStore):
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for key, index, text, _ in group:
-                    pipe.evalsha(self._append.sha, 1, key, index, text)
+                    # the command itself: redis-py's cluster pipeline refuses its evalsha method, which
+                    # could not reload a script a master lost (NoScriptError is handled below)
+                    pipe.execute_command("EVALSHA", self._append.sha, 1, key, index, text)
                 results = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # the whole group failed (an outage): every waiter is told
             for *_, written in group:
@@ -367,20 +460,20 @@ class RedisLobby(LobbyStore):
         return None
 
     async def load_match(self, room: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        header = await self.redis.get(self._key("match", room))
+        header = await self.redis.get(self.journal_key("match", room))
         if not header:
             return None
-        actions = await self.redis.lrange(self._key("actions", room), 0, -1)
+        actions = await self.redis.lrange(self.journal_key("actions", room), 0, -1)
         return json.loads(header), [json.loads(a) for a in actions]
 
     async def rooms_of(self, node: str) -> list[str]:
         return sorted(_text(r) for r in await self.redis.smembers(self._key("node_rooms", node)))
 
     async def known_nodes(self) -> list[str]:
-        return sorted(_text(n) for n in await self.redis.smembers(self._key("nodes")))
+        return sorted(_text(n) for n in await self.redis.smembers(self.node_key("nodes")))
 
     async def take_lease(self, room: str, node: str, ttl: float) -> bool:
-        key = self._key("lease", room)
+        key = self.journal_key("lease", room)
         if await self.redis.set(key, node, nx=True, px=int(ttl * 1000)):
             return True
         return _text(await self.redis.get(key) or "") == node
@@ -389,16 +482,18 @@ class RedisLobby(LobbyStore):
         entry = await self.get_room(room)
         if entry is None:
             return
-        await self.redis.smove(self._key("node_rooms", entry.node), self._key("node_rooms", node), room)
-        entry.node = node
-        await self.redis.set(self._key("room", room), json.dumps(dataclasses.asdict(entry)), keepttl=True)
-        await self.redis.delete(self._key("lease", room))
+        # listed under the new node before the old one lets go: a room is never nobody's
+        await self.redis.sadd(self._key("node_rooms", node), room)
+        await self._write(room, entry.game, "node", node, 0)
+        if entry.node != node:
+            await self.redis.srem(self._key("node_rooms", entry.node), room)
+        await self.redis.delete(self.journal_key("lease", room))
 
     async def release_lease(self, room: str, node: str) -> None:
-        await self._release(keys=[self._key("lease", room)], args=[node])
+        await self._release(keys=[self.journal_key("lease", room)], args=[node])
 
     async def forget_room(self, room: str, node: str) -> None:
-        if not await self.redis.exists(self._key("room", room)):
+        if not await self.redis.exists(self.room_key(room)):
             await self.redis.srem(self._key("node_rooms", node), room)
 
 

@@ -25,7 +25,8 @@ from cardavia.server.metrics import Metrics
 
 
 def make_lobby(config: ServerConfig) -> LobbyStore:
-    """The Redis lobby when a URL is configured, else the embedded in-memory one."""
+    """The Redis lobby when a URL is configured (one Redis, or a Redis Cluster for a
+    ``redis+cluster://`` URL), else the embedded in-memory one."""
     if config.redis_url:
         from cardavia.server.lobby_redis import RedisLobby
 

@@ -136,7 +136,14 @@ def test_the_lock_pins_every_runtime_dependency_within_its_specifier_with_hashes
 
 
 _NOT_SOURCES = shutil.ignore_patterns(
-    ".git", ".venv", "node_modules", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+    ".git",
+    ".venv",
+    "node_modules",
+    "build",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    ".hypothesis",
     "records",
 )
 """What a checkout holds besides the sources: the build would only copy it, or write into it."""

@@ -1,6 +1,6 @@
 -- Journal a room's next accepted action (RedisLobby.append_action). Only the next index is
 -- appended, so a write that is retried (or sent twice) is harmless.
--- KEYS[1]  the room's action list ({prefix}actions:{id})
+-- KEYS[1]  the room's action list (<prefix>actions:{<id>}, the room's own hash tag)
 -- ARGV[1]  the action's 0-based index
 -- ARGV[2]  the action as JSON
 -- Returns the list's new length, or its length unchanged when the index was not the next.

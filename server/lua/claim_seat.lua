@@ -1,6 +1,7 @@
 -- Claim a free seat for people in one room (RedisLobby.claim_seat); seats.lua comes first.
--- KEYS[1]  the room's document ({prefix}room:{id})
--- KEYS[2]  the open set of the room's game ({prefix}open:{game})
+-- Both keys carry the room's shard tag ({s<N>}), so they share one hash slot.
+-- KEYS[1]  the room's document (<prefix>room:{s<N>}:<id>)
+-- KEYS[2]  the open set of the room's game in its shard (<prefix>open:{s<N>}:<game>)
 -- ARGV[1]  the session taking the seat
 -- ARGV[2]  the player's name
 -- Returns the seat's 0-based index, or the refusal's error code:

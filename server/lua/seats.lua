@@ -1,6 +1,6 @@
 -- Seat rules shared by claim_seat.lua, quick_match.lua and update_room.lua: the lobby loads
--- this file in front of each of them, so a seat is claimed, and a room listed as open, by one
--- rule whichever request decides it. It reads no KEYS or ARGV of its own.
+-- this file in front of each of them, so a seat is claimed, and a room listed as open in its
+-- shard, by one rule whichever request decides it. It reads no KEYS or ARGV of its own.
 --
 -- A room is the JSON document of server/lobby.py's RoomEntry: `seats` is a list of
 -- {kind, name, session, bot}, where kind is 'open', 'human' or 'bot'; `humans` is how many
@@ -19,7 +19,8 @@ local function free_seat(room)
 end
 
 -- Seat `session` (called `name`) in the room's seat `free`, write the document back to `key`
--- and take the room off its game's open set `open_key` once no seat for people is left.
+-- and take the room off its game's open set `open_key` (in the room's shard) once no seat for
+-- people is left.
 -- Returns the seat's 0-based index.
 local function take_seat(key, open_key, room, free, session, name)
   room.seats[free] = {kind = 'human', name = name, session = session, bot = cjson.null}

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,15 +27,15 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.clients.processes import ServerProcess
 from tests.support.ports import free_port
-from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.redis import delete_redis_keys, own_prefix
 from tests.support.waiting import wait_until
 
 
 @pytest.fixture
-async def redis_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+async def redis_server(tmp_path: Path, lobby_url: str) -> AsyncIterator[ServerProcess]:
+    prefix = own_prefix()
     settings = {
-        "CARDAVIA_REDIS_URL": REDIS_URL,
+        "CARDAVIA_REDIS_URL": lobby_url,
         "CARDAVIA_REDIS_PREFIX": prefix,
         "CARDAVIA_NODE_ID": "node-1",
         "CARDAVIA_HEARTBEAT_SECONDS": "0.2",
@@ -46,7 +45,7 @@ async def redis_server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     await node.start()
     yield node
     node.kill()
-    delete_redis_keys(REDIS_URL, prefix)
+    delete_redis_keys(lobby_url, prefix)
 
 
 class KillsItsServer:

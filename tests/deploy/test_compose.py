@@ -21,6 +21,9 @@ from tests.deploy.tools import ROOT, SERVER_VARIABLES, cardavia_variables, healt
 
 CONTAINER_RECORDS = "/var/lib/cardavia/records"
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+ESCAPED_OR_VARIABLE = re.compile(r"\$\$|" + VARIABLE.pattern)
+PROFILE = "redis-cluster"
+"""The profile that puts the lobby on a Redis Cluster of its own."""
 
 
 def _raw() -> dict[str, Any]:
@@ -29,13 +32,15 @@ def _raw() -> dict[str, Any]:
 
 
 def _interpolated(value: Any, variables: dict[str, str]) -> Any:
-    """Compose's ${NAME:-default} interpolation, with ``variables`` as the environment."""
+    """Compose's ${NAME:-default} interpolation, with ``variables`` as the environment ($$ is a $)."""
     if isinstance(value, dict):
         return {k: _interpolated(v, variables) for k, v in value.items()}
     if isinstance(value, list):
         return [_interpolated(v, variables) for v in value]
     if isinstance(value, str):
-        return VARIABLE.sub(lambda m: variables.get(m[1]) or m[2] or "", value)
+        return ESCAPED_OR_VARIABLE.sub(
+            lambda m: "$" if m[0] == "$$" else variables.get(m[1]) or m[2] or "", value
+        )
     return value
 
 
@@ -53,8 +58,18 @@ def _validator() -> jsonschema.protocols.Validator:
     return kind(schema, format_checker=kind.FORMAT_CHECKER)
 
 
-def _nodes(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {name: s for name, s in compose["services"].items() if _command(s)[:1] == ["serve"]}
+def _nodes(compose: dict[str, Any], profile: str | None = None) -> dict[str, dict[str, Any]]:
+    """The server nodes ``docker compose up`` starts (no profile), or those of ``profile``."""
+    return {name: s for name, s in _in_profile(compose, profile).items() if _command(s)[:1] == ["serve"]}
+
+
+def _in_profile(compose: dict[str, Any], profile: str | None) -> dict[str, dict[str, Any]]:
+    """The services with no profile (``profile`` None: always started), or those of ``profile``."""
+    return {
+        name: s
+        for name, s in compose["services"].items()
+        if (profile in s["profiles"] if "profiles" in s else profile is None)
+    }
 
 
 def _command(service: dict[str, Any]) -> list[str]:
@@ -98,8 +113,11 @@ def test_the_schema_check_catches_a_mistake(compose: dict[str, Any]) -> None:
     assert not _validator().is_valid(broken)
 
 
-def test_two_nodes_with_their_own_ids_public_urls_and_host_ports(compose: dict[str, Any]) -> None:
-    nodes = _nodes(compose)
+@pytest.mark.parametrize("profile", [None, PROFILE])
+def test_two_nodes_with_their_own_ids_public_urls_and_host_ports(
+    compose: dict[str, Any], profile: str | None
+) -> None:
+    nodes = _nodes(compose, profile)
     assert len(nodes) == 2
     configs = {}
     for name, service in nodes.items():
@@ -134,8 +152,11 @@ def test_the_nodes_share_a_persistent_redis_and_wait_for_it(compose: dict[str, A
         assert name in compose["volumes"]
 
 
-def test_nodes_check_health_as_the_image_does_and_drain_on_sigterm(compose: dict[str, Any]) -> None:
-    for service in _nodes(compose).values():
+@pytest.mark.parametrize("profile", [None, PROFILE])
+def test_nodes_check_health_as_the_image_does_and_drain_on_sigterm(
+    compose: dict[str, Any], profile: str | None
+) -> None:
+    for service in _nodes(compose, profile).values():
         assert service["healthcheck"]["test"] == ["CMD", *healthcheck_command()]
         assert service["stop_signal"] == "SIGTERM"
         assert int(service["stop_grace_period"].removesuffix("s")) > 10  # a client's close handshake
@@ -159,9 +180,12 @@ def test_the_bots_play_quick_matches_on_a_node_once_both_are_healthy(compose: di
     assert bots["healthcheck"] == {"disable": True}  # no /healthz of its own
 
 
-def test_the_local_cluster_sets_the_same_variables_as_the_compose_nodes(compose: dict[str, Any]) -> None:
+@pytest.mark.parametrize("profile", [None, PROFILE])
+def test_the_local_cluster_sets_the_same_variables_as_the_compose_nodes(
+    compose: dict[str, Any], profile: str | None
+) -> None:
     cluster = LocalCluster(2)
-    for index, service in enumerate(_nodes(compose).values()):
+    for index, service in enumerate(_nodes(compose, profile).values()):
         # the local cluster keeps its lobby under a prefix of its own; compose's Redis is its own
         variables = set(cluster.node_environment(index)) - {"CARDAVIA_REDIS_PREFIX"}
         assert variables == set(_environment(service))
@@ -214,3 +238,109 @@ def test_ports_are_published_on_loopback_only(compose: dict[str, Any]) -> None:
     for name, service in compose["services"].items():
         for item in service.get("ports", []):
             assert str(item).startswith("127.0.0.1:"), (name, item)
+
+
+# ------------------------------------------------------------ profile redis-cluster
+def _cluster_redis(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The profile's Redis nodes: Redis's image, serving (the one-shot that forms them runs and exits)."""
+    return {
+        name: s
+        for name, s in _in_profile(compose, PROFILE).items()
+        if s.get("image", "").startswith("redis:") and "--cluster create" not in _shell(s)
+    }
+
+
+def _shell(service: dict[str, Any]) -> str:
+    """The script of a ``sh -c SCRIPT`` command (empty for any other command)."""
+    command = service.get("command", [])
+    return str(command[2]) if command[:2] == ["sh", "-c"] else ""
+
+
+def _redis_server_options(service: dict[str, Any]) -> dict[str, str]:
+    words = shlex.split(_shell(service))
+    assert words[:2] == ["exec", "redis-server"], words
+    options = words[2:]
+    assert all(o.startswith("--") for o in options[::2]), options
+    return dict(zip(options[::2], options[1::2], strict=True))
+
+
+def test_the_profile_runs_beside_the_default_services_and_they_never_need_it(compose: dict[str, Any]) -> None:
+    default, cluster = _in_profile(compose, None), _in_profile(compose, PROFILE)
+    assert set(default).isdisjoint(cluster)
+    assert set(default) | set(cluster) == set(compose["services"])
+    for service in default.values():  # `docker compose up` without the profile starts all it needs
+        assert set(service.get("depends_on", {})) <= set(default)
+    ours = [ServerConfig.from_env(_environment(s)) for s in _nodes(compose, None).values()]
+    theirs = [ServerConfig.from_env(_environment(s)) for s in _nodes(compose, PROFILE).values()]
+    assert {c.node_id for c in ours}.isdisjoint(c.node_id for c in theirs)
+    assert {c.public_url for c in ours}.isdisjoint(c.public_url for c in theirs)
+    host_ports = [p for s in compose["services"].values() for p in _published(s).values()]
+    assert len(host_ports) == len(set(host_ports))
+
+
+def test_six_cluster_nodes_of_the_single_redis_image_persist_and_ask_for_the_password(
+    compose: dict[str, Any],
+) -> None:
+    nodes = _cluster_redis(compose)
+    assert len(nodes) == 6  # three masters, a replica each
+    for name, service in nodes.items():
+        assert service["image"] == compose["services"]["redis"]["image"]
+        options = _redis_server_options(service)
+        assert options["--cluster-enabled"] == "yes"
+        assert options["--appendonly"] == "yes"
+        assert options["--appendfsync"] == "everysec"
+        assert options["--maxmemory-policy"] == "noeviction"
+        limit = _bytes(service["deploy"]["resources"]["limits"]["memory"])
+        assert _bytes(options["--maxmemory"]) <= limit * 0.6
+        # the password is the one the health check's redis-cli logs in with, and a replica
+        # gives its master the same
+        assert options["--requirepass"] == options["--masterauth"] == "$REDISCLI_AUTH"
+        assert service["environment"]["REDISCLI_AUTH"] == "cardavia-local"
+        # it announces its name, which is its service's: a MOVED reply leads the client there
+        assert (service["hostname"], options["--cluster-announce-hostname"]) == (name, "$(hostname)")
+        assert options["--cluster-preferred-endpoint-type"] == "hostname"
+        assert service["healthcheck"]["test"][1:] == ["redis-cli", "ping"]
+        (volume,) = service["volumes"]
+        volume_name, path = volume.split(":")
+        assert path == "/data"
+        assert volume_name in compose["volumes"]
+    assert len({v for s in nodes.values() for v in s["volumes"]}) == 6  # a volume each
+
+
+def test_a_one_shot_forms_the_cluster_from_all_six_once_they_are_healthy(compose: dict[str, Any]) -> None:
+    nodes = _cluster_redis(compose)
+    (create,) = [s for s in _in_profile(compose, PROFILE).values() if "--cluster create" in _shell(s)]
+    assert create["image"] == compose["services"]["redis"]["image"]
+    assert create["restart"] == "no"
+    assert {name: d["condition"] for name, d in create["depends_on"].items()} == dict.fromkeys(
+        nodes, "service_healthy"
+    )
+    script = _shell(create)
+    assert "--cluster-replicas 1" in script
+    assert "--cluster-yes" in script
+    # CLUSTER MEET takes addresses: each node is looked up by its name, and every node is named
+    looked_up = re.search(r"for n in ([\d ]+); do .*getent hosts (\S+)\$n ", script)
+    assert looked_up, script
+    assert {looked_up[2] + n for n in looked_up[1].split()} == set(nodes)
+    # a cluster formed on an earlier run is left as it is, and it ends once every slot is served
+    assert script.startswith("redis-cli -h redis-cluster-1 cluster info | grep -q cluster_state:ok ||")
+    assert script.endswith("do sleep 1; done")
+    assert create["environment"]["REDISCLI_AUTH"] == "cardavia-local"
+
+
+def test_the_clusters_nodes_share_a_lobby_on_it_once_it_is_formed(compose: dict[str, Any]) -> None:
+    redis_nodes = _cluster_redis(compose)
+    (create,) = set(_in_profile(compose, PROFILE)) - set(redis_nodes) - set(_nodes(compose, PROFILE))
+    for environment in ({}, {"REDIS_PASSWORD": "s3cret-from-the-environment"}):
+        services = _interpolated(_raw(), environment)["services"]
+        password = environment.get("REDIS_PASSWORD", "cardavia-local")
+        for service in _nodes({"services": services}, PROFILE).values():
+            lobby = urlsplit(ServerConfig.from_env(_environment(service)).redis_url)
+            assert lobby.scheme == "redis+cluster"
+            assert lobby.hostname in redis_nodes
+            assert lobby.port == 6379
+            assert lobby.password == password
+            assert {
+                name: services[name]["environment"]["REDISCLI_AUTH"] for name in redis_nodes
+            } == dict.fromkeys(redis_nodes, password)
+            assert service["depends_on"] == {create: {"condition": "service_completed_successfully"}}

@@ -19,7 +19,8 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.wire import CLOSE_TIMEOUT, SWEEP_SECONDS
 from tests.deploy.tools import ROOT, SERVER_VARIABLES, cardavia_variables, tool
 
-KUSTOMIZATIONS = ("base", "overlays/example")
+KUSTOMIZATIONS = ("base", "overlays/example", "overlays/redis-cluster")
+OVERLAYS = ("overlays/example", "overlays/redis-cluster")
 Manifest = dict[str, Any]
 
 
@@ -112,7 +113,11 @@ def test_the_validation_catches_a_mistake(overlay: list[Manifest]) -> None:
         kubernetes_validate.validate(broken, kubernetes_validate.utils.latest_version(), strict=True)
 
 
-def test_each_pod_gets_a_working_configuration_with_its_own_node_id_and_url(overlay: list[Manifest]) -> None:
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_each_pod_gets_a_working_configuration_with_its_own_node_id_and_url(
+    built: dict[str, list[Manifest]], name: str
+) -> None:
+    overlay = built[name]
     statefulset, container = _server(overlay)
     assert container["args"] == ["serve"]
     urls = set()
@@ -131,7 +136,9 @@ def test_each_pod_gets_a_working_configuration_with_its_own_node_id_and_url(over
     assert len(urls) == statefulset["spec"]["replicas"]
 
 
-def test_probes_metrics_and_resources(overlay: list[Manifest]) -> None:
+@pytest.mark.parametrize("name", OVERLAYS)
+def test_probes_metrics_and_resources(built: dict[str, list[Manifest]], name: str) -> None:
+    overlay = built[name]
     statefulset, container = _server(overlay)
     port = _port(container, "ws")
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
@@ -279,3 +286,119 @@ def test_the_nodes_prefer_different_machines(overlay: list[Manifest]) -> None:
     assert term["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
     labels = statefulset["spec"]["template"]["metadata"]["labels"]
     assert term["podAffinityTerm"]["labelSelector"]["matchLabels"].items() <= labels.items()
+
+
+# ------------------------------------------------------------ overlays/redis-cluster
+@pytest.fixture(scope="module")
+def on_cluster(built: dict[str, list[Manifest]]) -> list[Manifest]:
+    return built["overlays/redis-cluster"]
+
+
+def _cluster(docs: list[Manifest]) -> tuple[Manifest, Manifest, Manifest]:
+    """The Redis Cluster's StatefulSet, its container and its headless Service."""
+    (statefulset,) = [d for d in docs if d["kind"] == "StatefulSet" and d["metadata"]["name"] != "cardavia"]
+    (container,) = statefulset["spec"]["template"]["spec"]["containers"]
+    return statefulset, container, _get(docs, "Service", statefulset["spec"]["serviceName"])
+
+
+def _expanded(container: Manifest, docs: list[Manifest], pod: str) -> list[str]:
+    """The container's arguments with $(VAR) expanded as the kubelet does for ``pod``."""
+    env = {}
+    for item in container["env"]:
+        ref = item["valueFrom"]
+        env[item["name"]] = pod if "fieldRef" in ref else _secret(docs, ref["secretKeyRef"])
+    return [re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: env[m[1]], a) for a in container["args"]]
+
+
+def _option(args: list[str], name: str) -> str:
+    return args[args.index(name) + 1]
+
+
+def test_the_cluster_overlay_points_every_node_at_the_cluster_by_its_password(
+    on_cluster: list[Manifest],
+) -> None:
+    assert not [d for d in on_cluster if d["metadata"]["name"] == "redis"]  # the example's one Redis is gone
+    _, container, service = _cluster(on_cluster)
+    password = _option(_expanded(container, on_cluster, "redis-cluster-0"), "--requirepass")
+    assert password
+    for index in range(_server(on_cluster)[0]["spec"]["replicas"]):
+        env = _pod_environment(on_cluster, f"cardavia-{index}")
+        lobby = urlsplit(ServerConfig.from_env(cardavia_variables(env)).redis_url)
+        assert lobby.scheme == "redis+cluster"
+        assert lobby.hostname == service["metadata"]["name"]  # any pod of the cluster: any one node
+        assert lobby.port == _port(container, "redis")
+        assert lobby.password == password
+
+
+def test_six_cluster_pods_persist_and_announce_names_that_reach_them(on_cluster: list[Manifest]) -> None:
+    statefulset, container, service = _cluster(on_cluster)
+    assert statefulset["spec"]["replicas"] == 6  # three masters, a replica each
+    assert service["spec"]["clusterIP"] == "None"
+    assert service["spec"]["publishNotReadyAddresses"]  # the pods find each other before they are ready
+    assert {p["name"]: p["port"] for p in service["spec"]["ports"]} == {
+        "redis": _port(container, "redis"),
+        "bus": _port(container, "redis") + 10_000,  # Redis's fixed rule for the cluster bus
+    }
+    assert _port(container, "bus") == _port(container, "redis") + 10_000
+    name, headless = statefulset["metadata"]["name"], service["metadata"]["name"]
+    for index in range(statefulset["spec"]["replicas"]):
+        args = _expanded(container, on_cluster, f"{name}-{index}")
+        assert _option(args, "--cluster-enabled") == "yes"
+        assert _option(args, "--cluster-announce-hostname") == f"{name}-{index}.{headless}"
+        assert _option(args, "--cluster-preferred-endpoint-type") == "hostname"
+        assert _option(args, "--requirepass") == _option(args, "--masterauth")
+        assert _option(args, "--appendonly") == "yes"
+        assert _option(args, "--maxmemory-policy") == "noeviction"
+        assert (
+            _bytes(_option(args, "--maxmemory")) <= _bytes(container["resources"]["limits"]["memory"]) * 0.6
+        )
+        (claim,) = statefulset["spec"]["volumeClaimTemplates"]
+        mount = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}[claim["metadata"]["name"]]
+        assert _option(args, "--dir") == mount
+        assert _option(args, "--cluster-config-file").startswith(mount + "/")  # it survives a restart
+
+
+def test_a_job_forms_the_cluster_from_every_pod(on_cluster: list[Manifest]) -> None:
+    statefulset, container, service = _cluster(on_cluster)
+    job = _get(on_cluster, "Job", "redis-cluster-create")
+    (create,) = job["spec"]["template"]["spec"]["containers"]
+    assert create["image"] == container["image"]
+    assert set(create["resources"]["requests"]) == set(create["resources"]["limits"]) == {"cpu", "memory"}
+    assert create["command"][:2] == ["sh", "-c"]
+    script = create["command"][2]
+    assert "--cluster create --cluster-replicas 1 --cluster-yes" in script
+    # CLUSTER MEET takes addresses: every pod is looked up by its name
+    looked_up = re.search(r"for n in ([\d ]+); do echo \"\$\(getent hosts (\S+)\$n\.(\S+) ", script)
+    assert looked_up, script
+    assert looked_up[1].split() == [str(i) for i in range(statefulset["spec"]["replicas"])]
+    assert (looked_up[2], looked_up[3]) == (
+        statefulset["metadata"]["name"] + "-",
+        service["metadata"]["name"],
+    )
+    (auth,) = create["env"]
+    assert auth["name"] == "REDISCLI_AUTH"
+    assert auth["valueFrom"]["secretKeyRef"] == next(
+        e["valueFrom"]["secretKeyRef"] for e in container["env"] if e["name"] == "REDIS_PASSWORD"
+    )
+
+
+def test_only_the_nodes_and_the_job_reach_the_cluster_and_only_its_pods_its_bus(
+    on_cluster: list[Manifest],
+) -> None:
+    statefulset, container, _ = _cluster(on_cluster)
+    (policy,) = [d for d in on_cluster if d["kind"] == "NetworkPolicy"]
+    cluster_labels = statefulset["spec"]["template"]["metadata"]["labels"]
+    assert policy["spec"]["podSelector"]["matchLabels"].items() <= cluster_labels.items()
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    nodes = _server(on_cluster)[0]["spec"]["template"]["metadata"]["labels"]
+    job = _get(on_cluster, "Job", "redis-cluster-create")["spec"]["template"]["metadata"]["labels"]
+    reach: dict[str, list[dict[str, str]]] = {}
+    for rule in policy["spec"]["ingress"]:
+        assert all(set(source) == {"podSelector"} for source in rule["from"])  # no address blocks
+        for port in rule["ports"]:
+            reach.setdefault(port["port"], []).extend(s["podSelector"]["matchLabels"] for s in rule["from"])
+    assert set(reach) == {"redis", "bus"}
+    assert any(labels.items() <= nodes.items() for labels in reach["redis"])
+    assert any(labels.items() <= job.items() for labels in reach["redis"])
+    assert all(labels.items() <= cluster_labels.items() for labels in reach["bus"])
+    assert _port(container, "bus")

@@ -1,10 +1,9 @@
-"""Both lobby backends, for the tests that hold every lobby to the same behaviour, and a way
+"""Every lobby backend, for the tests that hold every lobby to the same behaviour, and a way
 to let time pass for either; a live server's writes watched, for the live frame checks."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -13,7 +12,7 @@ from cardavia.server.lobby import LobbyStore, MemoryLobby
 from cardavia.server.lobby_redis import RedisLobby
 from tests.server.live_frames import Wire, watch_wire
 from tests.support.clock import Elapse, FakeClock
-from tests.support.redis import REDIS_URL
+from tests.support.redis import REDIS_BACKENDS, backend_url, delete_keys, own_prefix
 
 
 @pytest.fixture
@@ -21,19 +20,17 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", *REDIS_BACKENDS])
 async def lobby(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[LobbyStore]:
-    """Each lobby backend (the memory one on the test's ``clock``); Redis keys get a prefix of
-    their own per test, removed afterwards."""
+    """Each lobby backend: the memory one on the test's ``clock``, one Redis and a Redis Cluster;
+    Redis keys get a prefix of their own per test, removed afterwards."""
     if request.param == "memory":
         yield MemoryLobby(clock=clock)
         return
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix)
+    prefix = own_prefix()
+    store = RedisLobby(backend_url(request), prefix=prefix)
     yield store
-    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await store.redis.delete(*keys)
+    await delete_keys(store.redis, prefix)
     await store.close()
 
 

@@ -10,7 +10,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -24,7 +23,7 @@ from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
 from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.sessions import token_hash as _token_hash
 from tests.support.clients import client
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 GONE = "node-gone"
@@ -32,22 +31,20 @@ GONE = "node-gone"
 
 
 @pytest.fixture
-async def lobby() -> AsyncIterator[RedisLobby]:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix)
+async def lobby(lobby_url: str) -> AsyncIterator[RedisLobby]:
+    prefix = own_prefix()
+    store = RedisLobby(lobby_url, prefix=prefix)
     await store.register_node(GONE, "ws://gone.example/", 0.001)  # known to the lobby, and dead
     yield store
-    keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await store.redis.delete(*keys)
+    await delete_keys(store.redis, prefix)
     await store.close()
 
 
 @pytest.fixture
-def node(config: ServerConfig, lobby: RedisLobby) -> ServerConfig:
+def node(config: ServerConfig, lobby_url: str, lobby: RedisLobby) -> ServerConfig:
     return dataclasses.replace(
         config,
-        redis_url=REDIS_URL,
+        redis_url=lobby_url,
         redis_prefix=lobby.prefix,
         node_id="node-a",
         heartbeat_seconds=0.05,
@@ -167,7 +164,7 @@ async def test_a_listed_room_whose_entry_expired_is_dropped_from_the_nodes_rooms
 ) -> None:
     await _journaled_room(lobby, "r-expired001", owner, finished=True)
     await _journaled_room(lobby, "r-playing001", owner, finished=False)
-    await lobby.redis.delete(lobby.prefix + "room:r-expired001")  # what its TTL does after an hour
+    await lobby.redis.delete(lobby.room_key("r-expired001"))  # what its TTL does after an hour
     srv = await _start(servers, CardaviaServer(node))
     await wait_until(lambda: _in(srv, "r-playing001"), "the room in play was rebuilt", timeout=10.0)
 
@@ -221,7 +218,7 @@ async def test_a_node_that_comes_back_while_its_room_is_being_taken_keeps_it(
 ) -> None:
     """The node restarted under its id and rebuilt the room from its journal meanwhile."""
     await _journaled_room(lobby, "r-back000001", GONE, finished=False)
-    racing = ComesBack(REDIS_URL, prefix=lobby.prefix, node=GONE)
+    racing = ComesBack(node.redis_url, prefix=lobby.prefix, node=GONE)
     srv = await _start(servers, CardaviaServer(node, lobby=racing))
 
     async def released() -> bool:
@@ -259,7 +256,7 @@ async def test_a_journal_that_does_not_replay_stops_no_other_adoption(
 ) -> None:
     await _journaled_room(lobby, "r-a-broken01", GONE, finished=False)
     await _journaled_room(lobby, "r-b-intact01", GONE, finished=False)
-    await lobby.redis.rpush(lobby.prefix + "actions:r-a-broken01", '{"seat": 0, "play": "ZZ"}')
+    await lobby.redis.rpush(lobby.journal_key("actions", "r-a-broken01"), '{"seat": 0, "play": "ZZ"}')
     srv = await _start(servers, CardaviaServer(node))
     await wait_until(lambda: _in(srv, "r-b-intact01"), "the intact room was adopted", timeout=10.0)
     assert "r-a-broken01" not in srv.rooms

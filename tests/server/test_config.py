@@ -96,6 +96,22 @@ def test_every_setting_has_help_and_an_option(capsys: pytest.CaptureFixture[str]
             ["--log-level", "chatty"],
             "cardavia serve: --log-level: must be one of DEBUG, INFO, WARNING, ERROR",
         ),
+        (
+            ["--redis-url", "redis://127.0.0.1:port/0"],
+            "cardavia serve: --redis-url: not a Redis URL (Port could not be cast to integer value",
+        ),
+        (
+            ["--redis-url", "redis+cluster://127.0.0.1:port"],
+            "cardavia serve: --redis-url: not a Redis URL (Port could not be cast to integer value",
+        ),
+        (
+            ["--redis-url", "redis+cluster://127.0.0.1:7000/2"],
+            "cardavia serve: --redis-url: a Redis Cluster is named by HOST:PORT of one node",
+        ),
+        (
+            ["--redis-url", "rediss+cluster:///"],
+            "cardavia serve: --redis-url: a Redis Cluster is named by HOST:PORT of one node",
+        ),
     ],
 )
 def test_a_bad_option_is_one_line_and_exit_code_2(

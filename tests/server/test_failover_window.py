@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -25,7 +24,7 @@ from cardavia.server.lobby_redis import RedisLobby
 from cardavia.server.wire import Listener
 from tests.support.clients import client
 from tests.support.nodes import both_beat, stale
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 BEAT = 0.2
@@ -36,15 +35,16 @@ Node = tuple[CardaviaServer, Listener]
 
 
 @pytest.fixture
-async def nodes(config: ServerConfig) -> AsyncIterator[tuple[Node, Node]]:
-    """node-a and node-b on one Redis, both heartbeating; shut down and cleaned up afterwards."""
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+async def nodes(config: ServerConfig, lobby_url: str) -> AsyncIterator[tuple[Node, Node]]:
+    """node-a and node-b on one lobby in Redis (each backend), both heartbeating; shut down and
+    cleaned up afterwards."""
+    prefix = own_prefix()
     started: list[Node] = []
     for name in ("node-a", "node-b"):
         srv = CardaviaServer(
             dataclasses.replace(
                 config,
-                redis_url=REDIS_URL,
+                redis_url=lobby_url,
                 redis_prefix=prefix,
                 node_id=name,
                 heartbeat_seconds=BEAT,
@@ -59,9 +59,7 @@ async def nodes(config: ServerConfig) -> AsyncIterator[tuple[Node, Node]]:
     for srv, _ in started:
         await srv.shutdown()
     assert isinstance(lobby, RedisLobby)
-    keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await lobby.redis.delete(*keys)
+    await delete_keys(lobby.redis, prefix)
     for srv, _ in started:
         assert isinstance(srv.lobby, RedisLobby)
         await srv.lobby.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 
 import pytest
 
@@ -18,7 +17,7 @@ from cardavia.server.lobby import (
 )
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clock import Elapse, FakeClock
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 
 
 def _entry(
@@ -150,20 +149,18 @@ async def test_an_entry_round_trips_whole(lobby: LobbyStore) -> None:
     assert back.seats[0] == SeatEntry("human", "Åsa", "s-9", None)
 
 
-async def test_finished_rooms_expire_in_redis() -> None:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    store = RedisLobby(REDIS_URL, prefix=prefix, finished_ttl=120)
+async def test_finished_rooms_expire_in_redis(lobby_url: str) -> None:
+    prefix = own_prefix()
+    store = RedisLobby(lobby_url, prefix=prefix, finished_ttl=120)
     try:
         await store.create_room(_entry("r-ttl00", code="TTL00"))
-        assert await store.redis.ttl(prefix + "room:r-ttl00") == -1  # no expiry while it lives
+        assert await store.redis.ttl(store.room_key("r-ttl00")) == -1  # no expiry while it lives
         await store.set_state("r-ttl00", "finished")
-        assert 0 < await store.redis.ttl(prefix + "room:r-ttl00") <= 120
+        assert 0 < await store.redis.ttl(store.room_key("r-ttl00")) <= 120
         assert 0 < await store.redis.ttl(prefix + "code:TTL00") <= 120
         assert await store.list_open(None, 10) == []
     finally:
-        keys = [k async for k in store.redis.scan_iter(match=prefix + "*")]
-        if keys:
-            await store.redis.delete(*keys)
+        await delete_keys(store.redis, prefix)
         await store.close()
 
 
@@ -267,9 +264,9 @@ async def test_journals_written_at_once_by_many_rooms_each_keep_their_order(lobb
 
 
 async def test_redis_commits_the_journal_writes_of_one_turn_in_one_round_trip(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, lobby_url: str
 ) -> None:
-    lobby = RedisLobby(REDIS_URL, prefix=f"cardavia-test:{uuid.uuid4().hex}:")
+    lobby = RedisLobby(lobby_url, prefix=own_prefix())
     pipelines = 0
     make_pipeline = lobby.redis.pipeline
 
@@ -284,17 +281,16 @@ async def test_redis_commits_the_journal_writes_of_one_turn_in_one_round_trip(
         await asyncio.gather(*(lobby.append_action(f"r-{n}", 0, {"seat": 0}) for n in range(30)))
         assert pipelines == 1
         for n in range(30):
-            match = await lobby.redis.lrange(lobby._key("actions", f"r-{n}"), 0, -1)
+            match = await lobby.redis.lrange(lobby.journal_key("actions", f"r-{n}"), 0, -1)
             assert match == ['{"seat": 0}']
     finally:
-        keys = [k async for k in lobby.redis.scan_iter(match=lobby.prefix + "*")]
-        if keys:
-            await lobby.redis.delete(*keys)
+        await delete_keys(lobby.redis, lobby.prefix)
         await lobby.close()
 
 
-async def test_every_journal_write_of_a_group_is_told_when_redis_is_gone() -> None:
-    lobby = RedisLobby("redis://127.0.0.1:1/0", prefix="cardavia-test-gone:")
+@pytest.mark.parametrize("gone", ["redis://127.0.0.1:1/0", "redis+cluster://127.0.0.1:1"])
+async def test_every_journal_write_of_a_group_is_told_when_redis_is_gone(gone: str) -> None:
+    lobby = RedisLobby(gone, prefix="cardavia-test-gone:")
     try:
         outcomes = await asyncio.gather(
             *(lobby.append_action(f"r-{n}", 0, {"seat": 0}) for n in range(5)), return_exceptions=True

@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import random
 import urllib.request
-import uuid
 
 import pytest
 
@@ -17,7 +16,7 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import RoomEntry
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clients import client, seated_pair
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 
@@ -176,9 +175,9 @@ async def test_chat_is_rate_limited(url: str) -> None:
     assert seen.count("rate_limited") == 3
 
 
-async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerConfig) -> None:
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    redis_config = dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix)
+async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerConfig, lobby_url: str) -> None:
+    prefix = own_prefix()
+    redis_config = dataclasses.replace(config, redis_url=lobby_url, redis_prefix=prefix)
     srv = CardaviaServer(redis_config)
     await srv.start()
     try:
@@ -207,9 +206,7 @@ async def test_a_server_on_the_redis_lobby_pairs_a_quick_match(config: ServerCon
     finally:
         await srv.shutdown()
         assert isinstance(srv.lobby, RedisLobby)
-        keys = [k async for k in srv.lobby.redis.scan_iter(match=prefix + "*")]
-        if keys:
-            await srv.lobby.redis.delete(*keys)
+        await delete_keys(srv.lobby.redis, prefix)
         await srv.lobby.close()
 
 

@@ -56,8 +56,8 @@ async def test_a_beat_that_does_not_say_its_lifetime_counts_as_fresh() -> None:
     prefix = f"cardavia-test:{uuid.uuid4().hex}:"
     store = RedisLobby(REDIS_URL, prefix=prefix)
     try:
-        await store.redis.set(prefix + "node:node-old", "ws://old.example/", px=5000)
-        await store.redis.sadd(prefix + "nodes", "node-old")
+        await store.redis.set(store.node_key("node", "node-old"), "ws://old.example/", px=5000)
+        await store.redis.sadd(store.node_key("nodes"), "node-old")
         await asyncio.sleep(3 * BEAT)  # three beats missed, on Redis's own clock: still fresh
         assert await store.fresh_nodes(BEAT) == {"node-old": "ws://old.example/"}
     finally:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import uuid
+
+import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
@@ -13,7 +14,7 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clients import client
 from tests.support.nodes import follow, node_url, redirected
-from tests.support.redis import REDIS_URL
+from tests.support.redis import delete_keys, own_prefix
 
 
 async def test_any_node_lists_every_nodes_rooms(nodes: tuple[CardaviaServer, CardaviaServer]) -> None:
@@ -90,10 +91,12 @@ async def test_quick_match_pairs_players_on_different_nodes(
     assert results[0].record == results[1].record
 
 
-async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: ServerConfig) -> None:
+async def test_a_node_restarted_under_its_id_takes_its_rooms_back(
+    config: ServerConfig, lobby_url: str
+) -> None:
     """A rolling update brings a node back before anyone sees its heartbeat stop."""
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
-    node = dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id="node-r")
+    prefix = own_prefix()
+    node = dataclasses.replace(config, redis_url=lobby_url, redis_prefix=prefix, node_id="node-r")
     first = CardaviaServer(node)
     await first.start()
     anna = await client(node_url(first))
@@ -134,7 +137,26 @@ async def test_a_node_restarted_under_its_id_takes_its_rooms_back(config: Server
         await second.shutdown()
         lobby = second.lobby
         assert isinstance(lobby, RedisLobby)
-        keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
-        if keys:
-            await lobby.redis.delete(*keys)
+        await delete_keys(lobby.redis, prefix)
         await lobby.close()
+
+
+@pytest.mark.parametrize(
+    "gone", ["redis://127.0.0.1:1/0", "redis+cluster://127.0.0.1:1"], ids=["redis", "cluster"]
+)
+async def test_a_node_whose_lobby_does_not_answer_at_start_serves_and_says_so(
+    config: ServerConfig, gone: str
+) -> None:
+    """One Redis or a Redis Cluster alike: the node starts (it reclaims its rooms once the lobby
+    answers), and a request that needs the lobby is told ``lobby_unavailable``."""
+    srv = CardaviaServer(dataclasses.replace(config, redis_url=gone, redis_prefix=own_prefix()))
+    await srv.start()
+    try:
+        anna = await client(node_url(srv))
+        await anna.send(anna.req.hello("Anna"))
+        refused: m.Error = await anna.expect(m.Error)
+        assert refused.code == "lobby_unavailable"
+    finally:
+        await srv.shutdown()
+        assert isinstance(srv.lobby, RedisLobby)
+        await srv.lobby.close()

@@ -7,7 +7,6 @@ import random
 import signal
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,17 +17,17 @@ from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from tests.support.clients import Client, client
 from tests.support.ports import free_port, port_open
-from tests.support.redis import REDIS_URL, delete_redis_keys
+from tests.support.redis import delete_redis_keys, own_prefix
 from tests.support.waiting import wait_until
 
 
 class Node:
-    def __init__(self, name: str, prefix: str, records: Path) -> None:
+    def __init__(self, name: str, prefix: str, records: Path, lobby_url: str) -> None:
         self.name = name
         self.port = free_port()
         env = {
             **os.environ,
-            "CARDAVIA_REDIS_URL": REDIS_URL,
+            "CARDAVIA_REDIS_URL": lobby_url,
             "CARDAVIA_REDIS_PREFIX": prefix,
             "CARDAVIA_NODE_ID": name,
             "CARDAVIA_HEARTBEAT_SECONDS": "0.2",
@@ -63,10 +62,10 @@ class Node:
 
 
 @pytest.fixture
-def prefix() -> Iterator[str]:
-    name = f"cardavia-test:{uuid.uuid4().hex}:"
+def prefix(lobby_url: str) -> Iterator[str]:
+    name = own_prefix()
     yield name
-    delete_redis_keys(REDIS_URL, name)
+    delete_redis_keys(lobby_url, name)
 
 
 async def _resume(urls: list[str], resume: str | None) -> Client:
@@ -102,8 +101,10 @@ async def _resume(urls: list[str], resume: str | None) -> Client:
 
 
 @pytest.mark.slow
-async def test_kill_minus_nine_mid_game_loses_and_doubles_no_move(prefix: str, tmp_path: Path) -> None:
-    a, b = Node("node-a", prefix, tmp_path), Node("node-b", prefix, tmp_path)
+async def test_kill_minus_nine_mid_game_loses_and_doubles_no_move(
+    prefix: str, tmp_path: Path, lobby_url: str
+) -> None:
+    a, b = Node("node-a", prefix, tmp_path, lobby_url), Node("node-b", prefix, tmp_path, lobby_url)
     try:
         await a.ready()
         await b.ready()

@@ -1,11 +1,10 @@
-"""Two nodes on one Redis (a cluster in one process), and what a client does when one
+"""Two nodes on one lobby in Redis (a cluster in one process), and what a client does when one
 sends it to the other."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import uuid
 from collections.abc import AsyncIterator
 
 from cardavia.protocol import messages as m
@@ -14,19 +13,21 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import LobbyStore
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clients import Client, client
-from tests.support.redis import REDIS_URL
+from tests.support.redis import REDIS_URL, delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 
 @contextlib.asynccontextmanager
-async def two_nodes(config: ServerConfig) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
-    """Nodes a and b with ``config``, on one Redis under a key prefix of their own (removed
-    afterwards), once both heartbeats are in."""
-    prefix = f"cardavia-test:{uuid.uuid4().hex}:"
+async def two_nodes(
+    config: ServerConfig, redis_url: str = REDIS_URL
+) -> AsyncIterator[tuple[CardaviaServer, CardaviaServer]]:
+    """Nodes a and b with ``config``, on the Redis (or Redis Cluster) at ``redis_url`` under a
+    key prefix of their own (removed afterwards), once both heartbeats are in."""
+    prefix = own_prefix()
     servers = []
     for node in ("node-a", "node-b"):
         srv = CardaviaServer(
-            dataclasses.replace(config, redis_url=REDIS_URL, redis_prefix=prefix, node_id=node)
+            dataclasses.replace(config, redis_url=redis_url, redis_prefix=prefix, node_id=node)
         )
         await srv.start()
         servers.append(srv)
@@ -42,9 +43,7 @@ async def _stop(servers: list[CardaviaServer], prefix: str) -> None:
         await srv.shutdown()
     lobby = servers[0].lobby
     assert isinstance(lobby, RedisLobby)
-    keys = [k async for k in lobby.redis.scan_iter(match=prefix + "*")]
-    if keys:
-        await lobby.redis.delete(*keys)
+    await delete_keys(lobby.redis, prefix)
     for srv in servers:
         assert isinstance(srv.lobby, RedisLobby)
         await srv.lobby.close()

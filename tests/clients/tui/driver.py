@@ -61,7 +61,6 @@ def footer_keys(screen: Screen[Any]) -> dict[str, str]:
     return {k.key: k.description for k in screen.query_one(Footer).query(FooterKey)}
 
 
-
 async def catalogue_ready(pilot: Any, app: CardaviaApp) -> None:
     """Wait until the lobby has the server's catalogue and a game chosen."""
     await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the catalogue")
