@@ -289,13 +289,22 @@ def _serve(args: argparse.Namespace) -> int:
     import errno
 
     from cardavia.server.app import CardaviaServer
-    from cardavia.server.config import ServerConfig, SettingError, settings
+    from cardavia.server.config import CLUSTER_SCHEMES, ServerConfig, SettingError, settings
 
     try:
         config = ServerConfig.from_env(**{name: getattr(args, name) for name in settings()})
     except SettingError as exc:
         print(f"cardavia serve: {exc.variable or _option(exc.field)}: {exc.reason}", file=sys.stderr)
         return 2
+    if config.redis_url.partition("://")[0] in CLUSTER_SCHEMES:
+        from cardavia.server.lobby_redis import cluster_answers
+
+        if (why := asyncio.run(cluster_answers(config.redis_url))) is not None:
+            given = _option("redis_url") if args.redis_url is not None else "CARDAVIA_REDIS_URL"
+            print(
+                f"cardavia serve: {given}: the Redis Cluster cannot serve the lobby: {why}", file=sys.stderr
+            )
+            return 2
     configure_logging(config.log_level)
     try:
         asyncio.run(CardaviaServer(config).serve_forever())

@@ -191,6 +191,13 @@ class ServerConfig:
             )
         return value
 
+    @field_validator("redis_prefix")
+    @classmethod
+    def _prefix(cls, value: str) -> str:
+        if "{" in value or "}" in value:  # a brace would make the prefix a Redis Cluster hash tag
+            raise ValueError(f"must hold no braces (the keys' hash tags follow it), not {value!r}")
+        return value
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _level(cls, value: object) -> object:

@@ -184,6 +184,25 @@ def lobby_client(url: str) -> Client:
     return aioredis.Redis.from_url(url, **options)
 
 
+async def cluster_answers(url: str) -> str | None:
+    """Why the Redis Cluster at ``url`` cannot serve a lobby now (no node answers, or the
+    cluster has a slot no master serves), or None when it can: ``cardavia serve`` asks before
+    it starts, since a node on a cluster must learn the slot map from it before it can place
+    a key, and a cluster that answers nothing at start is most often a wrong address."""
+    client = lobby_client(url)
+    try:
+        if not isinstance(client, RedisCluster):
+            return None
+        await client.initialize()
+        info = await client.cluster_info(target_nodes=RedisCluster.RANDOM)
+        state = info.get("cluster_state") if isinstance(info, dict) else None
+        return None if state in ("ok", None) else f"the cluster's state is {state}"
+    except (RedisError, RedisClusterException, OSError) as exc:
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    finally:
+        await client.aclose()
+
+
 class RedisLobby(LobbyStore):
     def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
         if "{" in prefix or "}" in prefix:

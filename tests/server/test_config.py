@@ -11,6 +11,7 @@ import pytest
 from cardavia import cli
 from cardavia.protocol.messages import MIN_TURN_SECONDS
 from cardavia.server.config import ServerConfig, SettingError, settings, variable
+from tests.support.ports import free_port
 
 
 @pytest.mark.parametrize(
@@ -121,6 +122,26 @@ def test_a_bad_option_is_one_line_and_exit_code_2(
     err = capsys.readouterr().err
     assert err.startswith(line)
     assert err.count("\n") == 1
+
+
+def test_a_redis_cluster_that_does_not_answer_at_start_is_one_line_and_exit_code_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A node on a cluster learns the slot map from it before it can place a key: a cluster that
+    answers nothing at start (most often a wrong address) stops ``serve`` before it listens."""
+    assert cli.main(["serve", "--redis-url", f"redis+cluster://127.0.0.1:{free_port()}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardavia serve: --redis-url: the Redis Cluster cannot serve the lobby: ")
+    assert "connecting to 127.0.0.1" in err
+    assert err.count("\n") == 1
+
+
+def test_a_prefix_with_a_hash_tag_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--redis-prefix", "game{1}:"]) == 2
+    assert capsys.readouterr().err == (
+        "cardavia serve: --redis-prefix: must hold no braces (the keys' hash tags follow it), "
+        "not 'game{1}:'\n"
+    )
 
 
 def test_a_bad_variable_stops_serve_the_same_way(
