@@ -70,6 +70,12 @@ class ServerConfig:
     one Redis; ``redis+cluster://HOST:PORT`` or ``rediss+cluster://``: a Redis Cluster, by any one node."""
     redis_prefix: str = Field("cardavia:", min_length=1, description="prefix of every Redis key")
     """Prefix of every Redis key, so that several deployments can share one Redis."""
+    redis_replicas_wait: int = Field(
+        1, ge=0, le=16, description="replicas a journaled action waits for before its delta leaves (0: none)"
+    )
+    """Replicas of the lobby's Redis (each master of a cluster) that must hold a journaled action
+    before its delta goes out (Redis's ``WAIT``), at most as many as the master has: replication is
+    asynchronous, and an action only on a master that fails would be lost. 0: the master's word."""
     node_id: str = Field("node-1", min_length=1, description="this node's name in the lobby")
     max_frame: int = Field(4096, ge=64, description="largest frame a client may send (bytes)")
     """Largest frame a client may send, in bytes."""

@@ -30,7 +30,9 @@ def make_lobby(config: ServerConfig) -> LobbyStore:
     if config.redis_url:
         from cardavia.server.lobby_redis import RedisLobby
 
-        return RedisLobby(config.redis_url, prefix=config.redis_prefix)
+        return RedisLobby(
+            config.redis_url, prefix=config.redis_prefix, replicas_wait=config.redis_replicas_wait
+        )
     return MemoryLobby()
 
 
