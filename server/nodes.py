@@ -101,6 +101,7 @@ class NodeKeeper:
                         "event=lobby_back node=%s after_failures=%s", self._shared.config.node_id, failures
                     )
                 failures = 0
+                self._shared.lobby_reachable = True
                 for room in list(self._keeper.rooms.values()):
                     try:
                         await room.flush()
@@ -116,6 +117,7 @@ class NodeKeeper:
                 await self._adopt_orphans(alive)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
+                self._shared.lobby_reachable = False
                 log.warning(
                     "event=lobby_unreachable node=%s failures=%s error=%s",
                     self._shared.config.node_id,

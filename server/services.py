@@ -68,6 +68,8 @@ class NodeServices:
     limits: AddressLimits
     metrics: Metrics
     background: Background
+    lobby_reachable: bool = True
+    """Whether the node's last heartbeat reached the lobby: ``/readyz`` answers from it."""
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background for as long as the node runs."""

@@ -13,6 +13,8 @@ import dataclasses
 import logging
 import random
 import time
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -190,3 +192,58 @@ def _promoted(cluster: LocalRedisCluster, slot: int, victim: int) -> int | None:
     except LookupError:
         return None
     return port if port != victim else None
+
+
+async def test_the_whole_cluster_restarted_nodes_reconnect_and_no_accepted_move_is_lost(
+    nodes: tuple[CardaviaServer, CardaviaServer],
+    cluster: LocalRedisCluster,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="cardavia.server")
+    tables = await _tables(nodes, 4)
+    rng = random.Random(12)
+    for _ in range(3):
+        for table in tables:
+            await _move(table, rng)
+    assert await _all_say(nodes, (200, "ready"))
+
+    await asyncio.to_thread(cluster.stop_all)
+    for table in tables:  # every game goes on from its node's memory
+        await _move(table, rng)
+    newcomer = await client(node_url(nodes[0]), "Newcomer")
+    await newcomer.send(newcomer.req.hello("Newcomer"))
+    refused = await newcomer.expect(m.Error)
+    assert refused.code == "lobby_unavailable"
+    not_ready = (503, "not ready: lobby_unavailable")
+    await wait_until(lambda: _all_say(nodes, not_ready), "both nodes not ready", timeout=10.0)
+
+    await asyncio.to_thread(cluster.start_all)
+    await wait_until(lambda: _all_say(nodes, (200, "ready")), "both nodes ready again", timeout=20.0)
+    for name in ("node-a", "node-b"):
+        back = f"event=lobby_back node={name} "
+        assert [r for r in caplog.records if r.getMessage().startswith(back)]
+    again = await client(node_url(nodes[1]), "Newcomer")
+    await again.hello()
+    await again.send(again.req.play_now("briscola", "random"))
+    await again.expect(m.Snapshot)
+    await asyncio.gather(*(_play_to_end(table, rng) for table in tables))
+    for table in tables:
+        await _journal_holds_the_record(table)
+
+
+async def _readiness(node: CardaviaServer) -> tuple[int, str]:
+    """What the node's ``/readyz`` answers: its status and its text."""
+
+    def get() -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/readyz", timeout=5) as response:
+                return response.status, response.read().decode().strip()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read().decode().strip()
+
+    return await asyncio.to_thread(get)
+
+
+async def _all_say(nodes: tuple[CardaviaServer, ...], answer: tuple[int, str]) -> bool:
+    """Whether every node's ``/readyz`` gives ``answer``."""
+    return all([await _readiness(node) == answer for node in nodes])
