@@ -134,9 +134,13 @@ class ServerConfig:
     """Pause before a bot moves so that people can follow; 0 in tests."""
     bot_workers: int = Field(1, ge=0, le=256, description="worker processes for search bots (0: a thread)")
     """Worker processes for search bots; 0 runs them in a thread (tests)."""
-    heartbeat_seconds: float = Field(1.0, gt=0, description="how often a node tells the lobby it is alive")
+    heartbeat_seconds: float = Field(0.5, gt=0, description="how often a node tells the lobby it is alive")
     """How often a node tells the lobby it is alive; it counts as gone after ``node_ttl``."""
-    node_ttl: float = Field(3.0, gt=0, description="seconds after its last heartbeat a node counts as gone")
+    node_ttl: float = Field(1.5, gt=0, description="seconds after its last heartbeat a node counts as gone")
+    """Seconds after its last heartbeat a node counts as gone and the others adopt its rooms (at
+    once: they look again the moment a node that missed its beats expires). Three heartbeats: a
+    node whose loop stalls for two keeps its rooms, and a killed node's rooms are back elsewhere
+    within this plus their replay, well under 2 s with the defaults."""
     reservation_seconds: float = Field(
         30.0, gt=0, description="how long a seat is held for a client sent to another node"
     )
