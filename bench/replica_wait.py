@@ -37,7 +37,7 @@ async def measure(url: str, wait: int, alone: int, rooms: int, rounds: int) -> t
             )
         grouped = (time.perf_counter() - started) / (rooms * rounds) * 1e6
     finally:
-        await lobby.redis.flushall(target_nodes="primaries")  # type: ignore[call-arg]
+        await lobby.redis.flushall(target_nodes="primaries")
         await lobby.close()
     return one, grouped
 
@@ -52,16 +52,12 @@ def main() -> None:
     with LocalRedisCluster(masters=3, replicas=1) as cluster:
         figures: dict[int, list[tuple[float, float]]] = {0: [], 1: []}
         for _ in range(args.repeat):
-            for wait in figures:  # interleaved, so that a busy moment weighs on both alike
-                figures[wait].append(
-                    asyncio.run(measure(cluster.url, wait, args.alone, args.rooms, args.rounds))
-                )
+            for wait, runs in figures.items():  # interleaved: a busy moment weighs on both alike
+                runs.append(asyncio.run(measure(cluster.url, wait, args.alone, args.rooms, args.rounds)))
     for wait, runs in figures.items():
         alone = statistics.median(r[0] for r in runs)
         grouped = statistics.median(r[1] for r in runs)
-        print(
-            f"replicas_wait={wait}: {alone:6.0f} µs/action alone, {grouped:5.0f} µs/action in groups of {args.rooms}"
-        )
+        print(f"replicas_wait={wait}: {alone:6.0f} µs/action alone, {grouped:5.0f} µs/action in groups")
 
 
 if __name__ == "__main__":
