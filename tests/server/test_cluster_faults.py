@@ -50,6 +50,12 @@ async def nodes(
         yield both
 
 
+@pytest.fixture(autouse=True)
+def server_logs(caplog: pytest.LogCaptureFixture) -> None:
+    """The nodes' log lines, down to INFO: the tests read the events a fault leaves."""
+    caplog.set_level(logging.INFO, logger="cardavia.server")
+
+
 @dataclasses.dataclass
 class Table:
     """A person playing a match against a bot, and what they were told."""
@@ -131,7 +137,6 @@ async def test_a_master_killed_during_play_fails_over_and_no_accepted_move_is_lo
     cluster: LocalRedisCluster,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="cardavia.server")
     lobby = nodes[0].lobby
     assert isinstance(lobby, RedisLobby)
     assert lobby.replicas_wait == 1  # the default: each journal group waits for its replica
@@ -199,7 +204,6 @@ async def test_the_whole_cluster_restarted_nodes_reconnect_and_no_accepted_move_
     cluster: LocalRedisCluster,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="cardavia.server")
     tables = await _tables(nodes, 4)
     rng = random.Random(12)
     for _ in range(3):
