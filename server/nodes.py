@@ -18,6 +18,16 @@ node's list, a room that never started (no journal) is deleted, and a
 finished one closes after its grace period as on the node that ran it. A
 journal that does not replay is logged and skipped; its lease runs out.
 
+Adoption timing. A killed node's rooms wait out its heartbeat's expiry (``node_ttl``, 1.5 s:
+three beats, so a node whose loop stalls for two keeps its rooms), not a heartbeat more: a node
+that sees another one stale (``Heartbeat.fresh``) looks again the moment that heartbeat expires,
+by Redis's clock. From kill to the room played elsewhere is then at most ``node_ttl`` plus the
+replay (about 1.5 s measured). The cost to Redis is one beat every ``heartbeat_seconds`` per node,
+plus a few looks per node that dies. After a lobby failure a node adopts nothing until every live
+node has had time to beat again (their retry pause, then ``node_ttl``): an outage, or the
+failover of the heartbeats' master, may have let every beat expire, and the live nodes' rooms
+are not orphans.
+
 Reclaim before serving. A node restarted under the same id (a rolling
 update) may come back before the others notice its heartbeat stopped, and
 then nobody adopts its rooms. So ``CardaviaServer.start`` binds the port,
