@@ -64,9 +64,9 @@ written on a master that dies before its replica copied it would be gone after t
 though its player was told it was accepted. Redis's ``WAIT`` counts the replicas that hold
 every write its own connection made, so each master gets its part of the group as one plain
 pipeline, ``[EVALSHA ..., WAIT n 250]``, on one connection of a client of its own (the cluster
-client cannot choose the connection), with ``n`` at most the replicas the slot map gives that
-master. A group that meets a moved slot or a dead master is sent again once on a fresh slot map
-(the journal script is idempotent); what still fails, or reaches fewer replicas than asked,
+client cannot choose the connection), with ``n`` at most the replicas that master says it
+has connected. A group that meets a moved slot or a dead master is sent again once on a fresh
+slot map (the journal script is idempotent); what still fails, or reaches fewer replicas than asked,
 raises ``LobbyUnavailable`` to its room, which keeps the action in its backlog (the game goes
 on from memory, see ``Room.flush``) and writes it again. So an acknowledged action is on a
 replica, or in the memory of the live node that runs its room.
@@ -172,7 +172,7 @@ def _settle(written: asyncio.Future[None], error: Exception | None) -> None:
 REPLICA_WAIT_MS: Final = 250
 """How long a journal group waits for its replicas (``WAIT``): past it, its actions are not yet
 durable and stay in their rooms' backlogs, and the game goes on (a replica that is down costs each
-move at most this long until the slot map drops it)."""
+move at most this long until its master drops it)."""
 
 Group = list[tuple[str, int, str, asyncio.Future[None]]]
 """Journal writes committed together: (action list's key, index, action as JSON, its waiter)."""
@@ -232,8 +232,8 @@ class RedisLobby(LobbyStore):
         """Replicas a journal group waits for (see the module's docstring); 0: none."""
         self._masters: dict[str, aioredis.Redis] = {}
         """A plain client per master of a cluster, for journal groups that wait for replicas."""
-        self._replicas: int | None = None
-        """The replicas one Redis has (``INFO replication``), read again after a failed group."""
+        self._replicas: dict[str, int] = {}
+        """The replicas each master has connected, by its address (see ``_replicas_of``)."""
 
     def _script(self, name: str) -> AsyncScript:
         """A script registered once: redis-py sends its SHA, and its source again if Redis lost it."""
@@ -521,9 +521,7 @@ class RedisLobby(LobbyStore):
         """The group split by the master that holds each key: its address, its client, the
         replicas to wait for, its part."""
         if not isinstance(self.redis, RedisCluster):
-            if self._replicas is None:
-                self._replicas = int((await self.redis.info("replication"))["connected_slaves"])
-            return [("redis", self.redis, min(self.replicas_wait, self._replicas), group)]
+            return [("redis", self.redis, await self._replicas_of("redis", self.redis), group)]
         if not self.redis.nodes_manager.slots_cache:
             await self.redis.initialize()
         parts: dict[str, tuple[str, aioredis.Redis, int, Group]] = {}
@@ -537,10 +535,20 @@ class RedisLobby(LobbyStore):
                     connection_class=master.connection_class, **master.connection_kwargs
                 )
                 self._masters[master.name] = aioredis.Redis(connection_pool=pool)
-            replicas = min(self.replicas_wait, len(nodes) - 1)
-            part = parts.setdefault(master.name, (master.name, self._masters[master.name], replicas, []))
-            part[3].append(item)
+            if master.name not in parts:
+                client = self._masters[master.name]
+                parts[master.name] = (master.name, client, await self._replicas_of(master.name, client), [])
+            parts[master.name][3].append(item)
         return list(parts.values())
+
+    async def _replicas_of(self, name: str, client: aioredis.Redis) -> int:
+        """The replicas a group waits for on one master: ``replicas_wait``, at most as many as it
+        has connected (``INFO replication``, asked once and again after a failed group; redis-py's
+        slot map lists no replicas unless it reads from them)."""
+        if name not in self._replicas:
+            info = await client.info("replication")
+            self._replicas[name] = int(info.get("connected_slaves", 0))
+        return min(self.replicas_wait, self._replicas[name])
 
     async def _commit_on(self, client: aioredis.Redis, replicas: int, items: Group) -> list[Exception | None]:
         """One master's part of a group and ``WAIT`` on one connection: each item's error, if any."""
@@ -573,7 +581,7 @@ class RedisLobby(LobbyStore):
     async def _refresh_topology(self) -> None:
         """Read again which master holds which slots (a failover moved some) or how many replicas
         one Redis has."""
-        self._replicas = None
+        self._replicas.clear()
         if isinstance(self.redis, RedisCluster):
             try:
                 await self.redis.nodes_manager.initialize()

@@ -26,9 +26,11 @@ from cardavia.protocol import messages as m
 from cardavia.redis_cluster import LocalRedisCluster
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import LobbyUnavailable
 from cardavia.server.lobby_redis import RedisLobby
 from tests.support.clients import Client, client
 from tests.support.nodes import node_url, two_nodes
+from tests.support.redis import delete_keys, own_prefix
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.slow
@@ -183,9 +185,13 @@ async def test_a_master_killed_during_play_fails_over_and_no_accepted_move_is_lo
 
 
 async def _journaled(tables: list[Table]) -> bool:
-    """Whether each table's room has in its journal every action its node accepted."""
+    """Whether each table's room has in its journal every action its node accepted (not yet
+    while the failover is under way, and the journal's slot has no master)."""
     for table in tables:
-        journal = await table.node.lobby.load_match(table.room)
+        try:
+            journal = await table.node.lobby.load_match(table.room)
+        except LobbyUnavailable:
+            return False
         if journal is None or len(journal[1]) < table.node.rooms[table.room].accepted:
             return False
     return True
@@ -251,3 +257,29 @@ async def _readiness(node: CardaviaServer) -> tuple[int, str]:
 async def _all_say(nodes: tuple[CardaviaServer, ...], answer: tuple[int, str]) -> bool:
     """Whether every node's ``/readyz`` gives ``answer``."""
     return all([await _readiness(node) == answer for node in nodes])
+
+
+async def test_a_journaled_action_waits_for_its_replica_and_counts_as_unwritten_without_it(
+    cluster: LocalRedisCluster,
+) -> None:
+    """``WAIT`` behind the journal script: while the replica hangs, an action is not taken as
+    written (its room keeps it and writes it again), and once the replica answers it is."""
+    lobby = RedisLobby(cluster.url, prefix=own_prefix(), replicas_wait=1)
+    try:
+        await lobby.save_match("r-waits", {"seed": "x"})
+        await lobby.append_action("r-waits", 0, {"seat": 0, "play": "7D"})
+        master = await asyncio.to_thread(cluster.master_of_slot, _slot_of(lobby, "r-waits"))
+        (replica,) = await asyncio.to_thread(cluster.replicas_of, master)
+        cluster.freeze(replica)
+        try:
+            with pytest.raises(LobbyUnavailable, match="reached 0 of 1 replicas"):
+                await lobby.append_action("r-waits", 1, {"seat": 1, "play": "3S"})
+        finally:
+            cluster.freeze(replica, frozen=False)
+        await lobby.append_action("r-waits", 1, {"seat": 1, "play": "3S"})  # written again: once
+        journal = await lobby.load_match("r-waits")
+        assert journal is not None
+        assert journal[1] == [{"seat": 0, "play": "7D"}, {"seat": 1, "play": "3S"}]
+    finally:
+        await delete_keys(lobby.redis, lobby.prefix)
+        await lobby.close()
