@@ -227,6 +227,14 @@ class LocalRedisCluster:
         node.process.wait(STOP_SECONDS)
         node.process = None  # stopped on purpose: no longer a node that must stay up
 
+    def freeze(self, port: int, frozen: bool = True) -> None:
+        """Stop one node where it stands (SIGSTOP: a node that hangs, and answers nobody, not
+        even its master), or let it go on (``frozen=False``, SIGCONT)."""
+        node = self._node(port)
+        if node.process is None or not node.running:
+            raise ValueError(f"the Redis node on port {port} is not running")
+        node.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
     def start_node(self, port: int) -> None:
         """Start a stopped node again from its folder; it rejoins the cluster by itself."""
         node = self._node(port)

@@ -96,11 +96,15 @@ class FrontDoor:
         self._rooms.left(conn)
 
     def http(self, wire: Wire, request: Request) -> Response | None:
-        """Every HTTP request: ``/healthz``, ``/metrics``, the rules, the catalogues, the page;
+        """Every HTTP request: ``/healthz``, ``/readyz``, ``/metrics``, the rules, the catalogues, the page;
         None accepts a WebSocket handshake (on any path)."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return wire.respond(HTTPStatus.OK, "ok\n")
+        if path == "/readyz":  # not /healthz, a liveness probe: games go on in memory meanwhile
+            if self._shared.lobby_reachable:
+                return wire.respond(HTTPStatus.OK, "ready\n")
+            return wire.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: lobby_unavailable\n")
         if path == "/metrics":
             self._refresh_gauges()
             body = self._shared.metrics.render().decode()

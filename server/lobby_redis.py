@@ -57,6 +57,19 @@ journals its actions one after another, so a room's order is kept; a busy node
 sends one round trip for many rooms' actions instead of one each (the round
 trip and its socket calls were most of an action's cost on a node with a
 Redis lobby).
+
+A group reaches Redis's replicas before its deltas leave when ``replicas_wait`` says so
+(``CARDAVIA_REDIS_REPLICAS_WAIT``, default 1): replication is asynchronous, so an action
+written on a master that dies before its replica copied it would be gone after the failover,
+though its player was told it was accepted. Redis's ``WAIT`` counts the replicas that hold
+every write its own connection made, so each master gets its part of the group as one plain
+pipeline, ``[EVALSHA ..., WAIT n 250]``, on one connection of a client of its own (the cluster
+client cannot choose the connection), with ``n`` at most the replicas that master says it
+has connected. A group that meets a moved slot or a dead master is sent again once on a fresh
+slot map (the journal script is idempotent); what still fails, or reaches fewer replicas than asked,
+raises ``LobbyUnavailable`` to its room, which keeps the action in its backlog (the game goes
+on from memory, see ``Room.flush``) and writes it again. So an acknowledged action is on a
+replica, or in the memory of the live node that runs its room.
 """
 
 from __future__ import annotations
@@ -66,6 +79,7 @@ import dataclasses
 import functools
 import inspect
 import json
+import logging
 import zlib
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
@@ -93,6 +107,8 @@ from cardavia.server.lobby import (
     claim_refused,
     normal_code,
 )
+
+log = logging.getLogger("cardavia.server")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -153,6 +169,14 @@ def _settle(written: asyncio.Future[None], error: Exception | None) -> None:
         written.set_exception(error)
 
 
+REPLICA_WAIT_MS: Final = 250
+"""How long a journal group waits for its replicas (``WAIT``): past it, its actions are not yet
+durable and stay in their rooms' backlogs, and the game goes on (a replica that is down costs each
+move at most this long until its master drops it)."""
+
+Group = list[tuple[str, int, str, asyncio.Future[None]]]
+"""Journal writes committed together: (action list's key, index, action as JSON, its waiter)."""
+
 OPEN_SHARDS: Final = 16
 """How many shards a game's open rooms are split over (see the module's docstring): each a hash
 slot of its own, so on a cluster they spread over up to this many masters, while quick match
@@ -204,7 +228,9 @@ async def cluster_answers(url: str) -> str | None:
 
 
 class RedisLobby(LobbyStore):
-    def __init__(self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600) -> None:
+    def __init__(
+        self, url: str, *, prefix: str = "cardavia:", finished_ttl: int = 3600, replicas_wait: int = 0
+    ) -> None:
         if "{" in prefix or "}" in prefix:
             raise ValueError(f"a Redis key prefix must not hold braces (a hash tag), not {prefix!r}")
         self.redis: Client = lobby_client(url)
@@ -218,9 +244,15 @@ class RedisLobby(LobbyStore):
         self._take = self._script("take_reservation")
         self._expire_session = self._script("expire_session")
         self._beats = self._script("heartbeats")
-        self._appends: list[tuple[str, int, str, asyncio.Future[None]]] = []
+        self._appends: Group = []
         """Journal writes of this turn of the event loop, sent together at its end."""
         self._commits: set[asyncio.Task[None]] = set()
+        self.replicas_wait = replicas_wait
+        """Replicas a journal group waits for (see the module's docstring); 0: none."""
+        self._masters: dict[str, aioredis.Redis] = {}
+        """A plain client per master of a cluster, for journal groups that wait for replicas."""
+        self._replicas: dict[str, int] = {}
+        """The replicas each master has connected, by its address (see ``_replicas_of``)."""
 
     def _script(self, name: str) -> AsyncScript:
         """A script registered once: redis-py sends its SHA, and its source again if Redis lost it."""
@@ -250,6 +282,8 @@ class RedisLobby(LobbyStore):
         return self._key(kind, "{nodes}", node) if node else self._key(kind, "{nodes}")
 
     async def close(self) -> None:
+        for master in self._masters.values():
+            await master.aclose()
         await self.redis.aclose()
 
     # ---------------------------------------------------------------- rooms
@@ -445,8 +479,11 @@ class RedisLobby(LobbyStore):
         self._commits.add(task)
         task.add_done_callback(self._commits.discard)
 
-    async def _write_group(self, group: list[tuple[str, int, str, asyncio.Future[None]]]) -> None:
+    async def _write_group(self, group: Group) -> None:
         """One pipeline for the group; each waiter gets its own script's outcome."""
+        if self.replicas_wait:
+            await self._write_replicated(group)
+            return
         if len(group) == 1:  # alone in its turn: a plain call costs less than a pipeline
             key, index, text, written = group[0]
             _settle(written, await self._append_alone(key, index, text))
@@ -469,6 +506,106 @@ class RedisLobby(LobbyStore):
             if isinstance(error, NoScriptError) and not written.done():  # Redis restarted
                 error = await self._append_alone(key, index, text)
             _settle(written, error)
+
+    async def _write_replicated(self, group: Group) -> None:
+        """The group on each master with ``WAIT`` behind it; sent again once on a fresh slot map
+        where a slot moved or a master failed (see the module's docstring)."""
+        pending = group
+        for attempt in (1, 2):
+            failed: Group = []
+            try:
+                parts = await self._by_master(pending)
+                outcomes = await asyncio.gather(*(self._commit_on(*part[1:]) for part in parts))
+                done = [(p[0], p[3], errors) for p, errors in zip(parts, outcomes, strict=True)]
+            except (RedisError, RedisClusterException, OSError) as exc:  # no slot map: nothing sent
+                done = [("unknown", pending, [exc] * len(pending))]
+            for shard, items, errors in done:
+                shown = next((e for e in errors if e is not None), None)
+                if shown is not None:  # a master that failed over, or is gone with the whole store
+                    log.warning(
+                        "event=journal_write_failed shard=%s actions=%s attempt=%s error=%s",
+                        shard, len(items), attempt, type(shown).__name__,
+                    )  # fmt: skip
+                for item, error in zip(items, errors, strict=True):
+                    if error is None or attempt == 2:
+                        _settle(item[3], error)
+                    else:
+                        failed.append(item)
+            if not failed:
+                return
+            pending = failed
+            await self._refresh_topology()
+
+    async def _by_master(self, group: Group) -> list[tuple[str, aioredis.Redis, int, Group]]:
+        """The group split by the master that holds each key: its address, its client, the
+        replicas to wait for, its part."""
+        if not isinstance(self.redis, RedisCluster):
+            return [("redis", self.redis, await self._replicas_of("redis", self.redis), group)]
+        if not self.redis.nodes_manager.slots_cache:
+            await self.redis.initialize()
+        parts: dict[str, tuple[str, aioredis.Redis, int, Group]] = {}
+        for item in group:
+            nodes = self.redis.nodes_manager.slots_cache.get(self.redis.keyslot(item[0]))
+            if not nodes:
+                raise RedisClusterException(f"no master holds the slot of {item[0]}")
+            master = nodes[0]
+            if master.name not in self._masters:
+                pool = aioredis.ConnectionPool(
+                    connection_class=master.connection_class, **master.connection_kwargs
+                )
+                self._masters[master.name] = aioredis.Redis(connection_pool=pool)
+            if master.name not in parts:
+                client = self._masters[master.name]
+                parts[master.name] = (master.name, client, await self._replicas_of(master.name, client), [])
+            parts[master.name][3].append(item)
+        return list(parts.values())
+
+    async def _replicas_of(self, name: str, client: aioredis.Redis) -> int:
+        """The replicas a group waits for on one master: ``replicas_wait``, at most as many as it
+        has connected (``INFO replication``, asked once and again after a failed group; redis-py's
+        slot map lists no replicas unless it reads from them)."""
+        if name not in self._replicas:
+            info = await client.info("replication")
+            self._replicas[name] = int(info.get("connected_slaves", 0))
+        return min(self.replicas_wait, self._replicas[name])
+
+    async def _commit_on(self, client: aioredis.Redis, replicas: int, items: Group) -> list[Exception | None]:
+        """One master's part of a group and ``WAIT`` on one connection: each item's error, if any."""
+        for reload in (False, True):
+            try:
+                async with client.pipeline(transaction=False) as pipe:
+                    for key, index, text, _ in items:
+                        pipe.evalsha(self._append.sha, 1, key, index, text)
+                    if replicas:
+                        pipe.wait(replicas, REPLICA_WAIT_MS)
+                    results = await pipe.execute(raise_on_error=False)
+            except (RedisError, OSError) as exc:
+                return [exc] * len(items)
+            if reload or not any(isinstance(r, NoScriptError) for r in results):
+                break
+            try:  # Redis restarted and lost the script
+                await client.script_load(lua_source("append_action"))
+            except (RedisError, OSError) as exc:
+                return [exc] * len(items)
+        errors: list[Exception | None] = [r if isinstance(r, Exception) else None for r in results]
+        if replicas:
+            reached = errors.pop()
+            if reached is None and int(results[-1]) < replicas:
+                reached = LobbyUnavailable(
+                    f"a journal write reached {results[-1]} of {replicas} replicas in {REPLICA_WAIT_MS} ms"
+                )
+            errors = [error or reached for error in errors]
+        return errors
+
+    async def _refresh_topology(self) -> None:
+        """Read again which master holds which slots (a failover moved some) or how many replicas
+        one Redis has."""
+        self._replicas.clear()
+        if isinstance(self.redis, RedisCluster):
+            try:
+                await self.redis.nodes_manager.initialize()
+            except (RedisError, RedisClusterException, OSError) as exc:
+                log.warning("event=lobby_topology_unknown error=%s", type(exc).__name__)
 
     async def _append_alone(self, key: str, index: int, text: str) -> Exception | None:
         """The journal script called alone (it loads itself into a Redis that lost it): what it raised."""

@@ -18,6 +18,16 @@ node's list, a room that never started (no journal) is deleted, and a
 finished one closes after its grace period as on the node that ran it. A
 journal that does not replay is logged and skipped; its lease runs out.
 
+Adoption timing. A killed node's rooms wait out its heartbeat's expiry (``node_ttl``, 1.5 s:
+three beats, so a node whose loop stalls for two keeps its rooms), not a heartbeat more: a node
+that sees another one stale (``Heartbeat.fresh``) looks again the moment that heartbeat expires,
+by Redis's clock. From kill to the room played elsewhere is then at most ``node_ttl`` plus the
+replay (about 1.5 s measured). The cost to Redis is one beat every ``heartbeat_seconds`` per node,
+plus a few looks per node that dies. After a lobby failure a node adopts nothing until every live
+node has had time to beat again (their retry pause, then ``node_ttl``): an outage, or the
+failover of the heartbeats' master, may have let every beat expire, and the live nodes' rooms
+are not orphans.
+
 Reclaim before serving. A node restarted under the same id (a rolling
 update) may come back before the others notice its heartbeat stopped, and
 then nobody adopts its rooms. So ``CardaviaServer.start`` binds the port,
@@ -46,13 +56,20 @@ import logging
 import time
 from collections.abc import Callable
 
-from cardavia.server.lobby import LobbyUnavailable, SessionEntry
+from cardavia.server.lobby import Heartbeat, LobbyUnavailable, SessionEntry
 from cardavia.server.rooms import RoomKeeper
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
 from cardavia.server.web_assets import WebAssets
 
 log = logging.getLogger("cardavia.server")
+
+EXPIRY_MARGIN = 0.02
+"""Seconds past a stale node's expiry at which the others look again: its heartbeat is gone."""
+
+BACKOFF_BEATS = 8
+"""While the lobby is unreachable a node retries its heartbeat with a pause that doubles up to
+this many heartbeats."""
 
 LEASE_SECONDS = 30.0
 """How long a node may take to rebuild a room it won the lease on before another node may try."""
@@ -81,6 +98,11 @@ class NodeKeeper:
             False  # this node's rooms from its last run are back (the lobby may be down at start)
         )
         self._reclaiming = asyncio.Lock()
+        self._steady_since: float | None = None
+        """When this node's heartbeats last began to reach the lobby without a failure: it adopts
+        nothing until every live node has had time to beat again (see ``_steady``)."""
+        self._outage_seen = False
+        """Whether the lobby ever failed this node: then the others may be in their retry pause."""
 
     async def heartbeat(self) -> None:
         """Tell the lobby this node is alive, catch up journals, and adopt rooms of nodes that died.
@@ -90,6 +112,7 @@ class NodeKeeper:
         case the store came back empty.
         """
         failures = 0
+        wait = self._shared.config.heartbeat_seconds
         while True:
             try:
                 await self._shared.lobby.register_node(
@@ -101,6 +124,9 @@ class NodeKeeper:
                         "event=lobby_back node=%s after_failures=%s", self._shared.config.node_id, failures
                     )
                 failures = 0
+                self._shared.lobby_reachable = True
+                if self._steady_since is None:
+                    self._steady_since = time.monotonic()
                 for room in list(self._keeper.rooms.values()):
                     try:
                         await room.flush()
@@ -110,20 +136,51 @@ class NodeKeeper:
                         log.exception("event=journal_flush_failed room=%s", room.id)
                 if not self.reclaimed and not self._reclaiming.locked():  # the lobby was down at start
                     await self.reclaim_own_rooms()
-                alive = await self._shared.lobby.nodes()
+                beats = await self._shared.lobby.heartbeats()
+                alive = {other: beat.url for other, beat in beats.items()}
                 node = self._shared.config.node_id  # the page may follow redirects to the others
                 self._web.set_peers(url for other, url in alive.items() if other != node)
-                await self._adopt_orphans(alive)
+                if self._steady():
+                    await self._adopt_orphans(alive)
+                wait = self._next_look(beats)
             except LobbyUnavailable as exc:  # games go on in memory
                 failures += 1
+                self._shared.lobby_reachable = False
+                self._steady_since = None
+                self._outage_seen = True
                 log.warning(
                     "event=lobby_unreachable node=%s failures=%s error=%s",
                     self._shared.config.node_id,
                     failures,
                     exc,
                 )
-            pause = self._shared.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), 8)
-            await asyncio.sleep(pause)
+            pause = self._shared.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), BACKOFF_BEATS)
+            await asyncio.sleep(min(pause, wait) if not failures else pause)
+
+    def _steady(self) -> bool:
+        """Whether this node may adopt: its heartbeats have reached the lobby for as long as any
+        live node may take to beat again (``node_ttl``; after the lobby failed, for them too
+        perhaps, their retry pause first). Right after a lobby outage, or a failover of the
+        heartbeats' master, every beat may have expired; a node that adopted then would take
+        live nodes' rooms."""
+        return self._steady_since is not None and time.monotonic() - self._steady_since >= self._settle()
+
+    def _settle(self) -> float:
+        config = self._shared.config
+        return config.node_ttl + (BACKOFF_BEATS * config.heartbeat_seconds if self._outage_seen else 0.0)
+
+    def _next_look(self, beats: dict[str, Heartbeat]) -> float:
+        """Seconds until this node should look for orphans again: at the next heartbeat, or as
+        soon as a node that has missed its beats expires (its rooms are adopted then, not up to a
+        heartbeat later), or when this node becomes steady."""
+        config = self._shared.config
+        soonest = config.heartbeat_seconds
+        for other, beat in beats.items():
+            if other != config.node_id and not beat.fresh(config.heartbeat_seconds):
+                soonest = min(soonest, config.node_ttl - beat.age + EXPIRY_MARGIN)
+        if self._steady_since is not None and not self._steady():
+            soonest = min(soonest, self._steady_since + self._settle() - time.monotonic())
+        return max(soonest, EXPIRY_MARGIN)
 
     async def _reregister(self) -> None:
         """Write this node's rooms, their journals and its players' sessions back into the lobby."""

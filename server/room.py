@@ -505,8 +505,9 @@ class Room:
         """Write the whole match again (the lobby came back having lost it)."""
         if self._journal is None or self.state is None:
             return
-        await self._journal.save_match(self.id, self._header(self._seed()))
-        self._backlog = list(enumerate(self._entries))
+        async with self._flushing:  # not under a catch-up in flight, which would pop from the new backlog
+            await self._journal.save_match(self.id, self._header(self._seed()))
+            self._backlog = list(enumerate(self._entries))
         await self.flush()
 
     def restore(self, header: dict[str, Any], actions: list[dict[str, Any]]) -> None:

@@ -30,7 +30,9 @@ def make_lobby(config: ServerConfig) -> LobbyStore:
     if config.redis_url:
         from cardavia.server.lobby_redis import RedisLobby
 
-        return RedisLobby(config.redis_url, prefix=config.redis_prefix)
+        return RedisLobby(
+            config.redis_url, prefix=config.redis_prefix, replicas_wait=config.redis_replicas_wait
+        )
     return MemoryLobby()
 
 
@@ -66,6 +68,8 @@ class NodeServices:
     limits: AddressLimits
     metrics: Metrics
     background: Background
+    lobby_reachable: bool = True
+    """Whether the node's last heartbeat reached the lobby: ``/readyz`` answers from it."""
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background for as long as the node runs."""
