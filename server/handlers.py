@@ -211,10 +211,11 @@ class RequestHandlers:
     async def _redirect(self, conn: Connection, rid: int, entry: RoomEntry, seat: int) -> None:
         """Send the client to the node that runs the room, with the seat held for it there.
 
-        Only to a node that has missed no heartbeat: one that has is probably dead (its
-        heartbeat has yet to expire), so the seat is given back and the client is told
-        ``node_unavailable`` with the time after which the room should run elsewhere."""
-        url = (await self._shared.lobby.fresh_nodes(self._shared.config.heartbeat_seconds)).get(entry.node)
+        Only to a node that has missed no heartbeat and whose port takes connections
+        (``NodeServices.node_to_send_to``): one that has not is probably dead (its heartbeat has
+        yet to expire), so the seat is given back and the client is told ``node_unavailable``
+        with the time after which the room should run elsewhere."""
+        url = await self._shared.node_to_send_to(entry.node)
         if url is None:
             await self._shared.lobby.set_seat(entry.room, seat, SeatEntry())
             self._replies.room_moving(conn, rid, entry.room)

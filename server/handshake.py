@@ -121,16 +121,17 @@ class Handshake:
         adopted, or while this node is still rebuilding it. A room nobody runs any more, or one
         whose seat is no longer the session's, is simply not resumed.
 
-        A node counts as gone from its first missed heartbeat (``fresh_nodes``), well before
-        its heartbeat expires and the room is adopted: sent to a node that was killed, the
-        player would only find nothing listening there."""
+        A node counts as gone from its first missed heartbeat, or as soon as its port refuses
+        connections (``NodeServices.node_to_send_to``), well before its heartbeat expires and
+        the room is adopted: sent to a node that was killed, the player would only find nothing
+        listening there."""
         assert session.room is not None
         entry = await self._shared.lobby.get_room(session.room)
         if entry is None or session.seat is None or entry.seats[session.seat].session != session.session:
             return
         config, url = self._shared.config, None
         if entry.node != config.node_id:
-            url = (await self._shared.lobby.fresh_nodes(config.heartbeat_seconds)).get(entry.node)
+            url = await self._shared.node_to_send_to(entry.node)
         if url is not None:
             conn.send(m.Redirect(id=rid, url=url, room=session.room))
             return

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from cardavia.server.config import ServerConfig
 from cardavia.server.limits import AddressLimits
@@ -74,3 +75,37 @@ class NodeServices:
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background for as long as the node runs."""
         self.background.spawn(coro)
+
+    async def node_to_send_to(self, node: str) -> str | None:
+        """The public URL of ``node`` if a player may be redirected there now, else None.
+
+        Only a node that has missed no heartbeat (``fresh_nodes``), and whose port does not
+        refuse a connection: a node killed a moment ago still has a fresh heartbeat for up to
+        ``MISSED_BEATS`` beats, but nothing listens on its port any more. Only a refusal
+        counts: a connection that is not answered in time, or a URL this node cannot reach
+        (behind an ingress, say), leaves the redirect to the heartbeat alone."""
+        url = (await self.lobby.fresh_nodes(self.config.heartbeat_seconds)).get(node)
+        if url is None or await _refuses(url):
+            return None
+        return url
+
+
+PROBE_SECONDS: Final = 0.25
+"""How long a redirect waits to learn whether the target's port refuses connections."""
+
+
+async def _refuses(url: str) -> bool:
+    """Whether the host and port of a node's public URL refuse a TCP connection right now."""
+    parts = urlsplit(url)
+    if parts.hostname is None:
+        return False
+    port = parts.port or (443 if parts.scheme == "wss" else 80)
+    try:
+        async with asyncio.timeout(PROBE_SECONDS):
+            _, writer = await asyncio.open_connection(parts.hostname, port)
+    except ConnectionRefusedError:
+        return True
+    except (OSError, TimeoutError, ValueError):
+        return False
+    writer.close()
+    return False
