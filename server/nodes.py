@@ -114,6 +114,7 @@ class NodeKeeper:
         failures = 0
         wait = self._shared.config.heartbeat_seconds
         while True:
+            began = time.monotonic()
             try:
                 await self._shared.lobby.register_node(
                     self._shared.config.node_id, self._public_url(), self._shared.config.node_ttl
@@ -155,7 +156,10 @@ class NodeKeeper:
                     exc,
                 )
             pause = self._shared.config.heartbeat_seconds * min(2 ** max(failures - 1, 0), BACKOFF_BEATS)
-            await asyncio.sleep(min(pause, wait) if not failures else pause)
+            # counted from the start of this round, not its end: the others judge a node by its
+            # beat's age, and a round slowed by its flushes and adoptions must not age the next beat
+            due = began + (min(pause, wait) if not failures else pause)
+            await asyncio.sleep(max(due - time.monotonic(), 0.0))
 
     def _steady(self) -> bool:
         """Whether this node may adopt: its heartbeats have reached the lobby for as long as any
