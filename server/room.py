@@ -285,9 +285,10 @@ class Room:
     async def _apply(self, seat: int, action: Any, *, auto: bool) -> None:
         """Check, journal, then publish: no delta leaves before its action is journaled."""
         assert self.state is not None
-        if action in self._legal_actions(seat):  # listed by the engine for this state: no second check
-            state, events = self.state.apply_unchecked(action)
-        else:  # refused, with the engine's specific reason
+        listed = self._listed(seat, action)
+        if listed is not None:  # listed by the engine for this state: no second check
+            state, events = self.state.apply_unchecked(listed)
+        else:  # checked in full, and refused with the engine's specific reason if it must be
             state, events = self.state.apply(action, seat=seat)
         index = self.accepted
         entry: dict[str, Any] = {"seat": seat, **action.to_data()}
@@ -360,6 +361,20 @@ class Room:
             legal = state.legal_actions(seat)
             self._legal = (state, seat, legal)
         return legal
+
+    def _listed(self, seat: int, action: Any) -> Any:
+        """The engine's own listed move that is ``action`` to the letter, or None.
+
+        An action can equal a listed one without being it: a Dou Dizhu play equals any play of
+        the same combination and ranks, whatever its suits, so a play of cards the seat does not
+        hold equals a legal one. Only a move whose data form is the listed move's skips the
+        engine's check; any other goes through ``state.apply``."""
+        legal = self._legal_actions(seat)
+        try:
+            listed = legal[legal.index(action)]
+        except ValueError:
+            return None
+        return listed if listed.to_data() == action.to_data() else None
 
     def _your_turn(self, seat: int) -> bytes:
         """The ``your_turn`` frame, packed straight from the listed moves (see ``encode_your_turn``)."""

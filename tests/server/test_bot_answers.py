@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cardavia.bots.registry import make_bot
+from cardavia.games.errors import IllegalAction
 from cardavia.games.registry import GAMES
 from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
@@ -130,3 +131,34 @@ async def test_a_bot_is_handed_its_seats_view_unless_it_reads_none(level: str) -
         assert all(view == {} for view in shown)
     else:
         assert all(view["seat"] == 1 and view["hand"] for view in shown)
+
+
+async def test_a_play_of_the_right_ranks_in_suits_not_held_is_refused_and_changes_nothing() -> None:
+    """A Dou Dizhu play equals any play of the same ranks, whatever its suits: one naming cards
+    the seat does not hold must still be refused with the engine's reason, not played."""
+    runner = BotRunner(0)
+    room, person = _room("doudizhu", 0.0, runner), Person()
+    try:
+        room.sit(0, person, "Anna")
+        await room.start("seed-suits")
+        state = room.state
+        assert state is not None
+        while True:  # bid until the person's first play (bots answer inside each act)
+            turn = await _turn_after(person, len(person.turns()) - 1)
+            singles = (a for a in turn.legal if a.get("combo") == "single")
+            play = next((a for a in singles if a["cards"][0][-1] in "SHDC"), None)  # not a joker
+            if play is not None:
+                break
+            await room.act(0, turn.legal[-1])
+        held = set(room.state.view(0)["hand"])
+        code = play["cards"][0]
+        other = next(code[:-1] + suit for suit in "SHDC" if code[:-1] + suit not in held and code[-1] != suit)
+        before, accepted = room.state, room.accepted
+        with pytest.raises(IllegalAction, match="not in") as refused:
+            await room.act(0, {"combo": "single", "cards": [other]})
+        assert refused.value.code == "illegal_action"
+        assert room.state is before
+        assert room.accepted == accepted
+    finally:
+        room.close()
+        runner.close()
