@@ -24,8 +24,12 @@ class Requests:
     def next_id(self) -> int:
         return next(self._ids)
 
-    def hello(self, name: str, *, lang: str = "en", resume: str | None = None) -> m.Hello:
-        return m.Hello(id=self.next_id(), version=m.PROTOCOL_VERSION, name=name, lang=lang, resume=resume)
+    def hello(
+        self, name: str, *, lang: str = "en", resume: str | None = None, player: str | None = None
+    ) -> m.Hello:
+        return m.Hello(
+            id=self.next_id(), version=m.PROTOCOL_VERSION, name=name, lang=lang, resume=resume, player=player
+        )
 
     def get_catalogue(self) -> m.GetCatalogue:
         return m.GetCatalogue(id=self.next_id())
@@ -45,11 +49,13 @@ class Requests:
     def join(self, *, room: str | None = None, code: str | None = None) -> m.JoinRoom:
         return m.JoinRoom(id=self.next_id(), room=room, code=code)
 
-    def quick_match(self, game: str) -> m.QuickMatch:
-        return m.QuickMatch.model_validate({"id": self.next_id(), "game": game})
+    def quick_match(self, game: str, *, rated: bool | None = None) -> m.QuickMatch:
+        return m.QuickMatch.model_validate({"id": self.next_id(), "game": game, "rated": rated})
 
-    def play_now(self, game: str, bot_level: str | None = None) -> m.PlayNow:
-        return m.PlayNow.model_validate({"id": self.next_id(), "game": game, "bot_level": bot_level})
+    def play_now(self, game: str, bot_level: str | None = None, *, rated: bool = False) -> m.PlayNow:
+        return m.PlayNow.model_validate(
+            {"id": self.next_id(), "game": game, "bot_level": bot_level, "rated": rated}
+        )
 
     def start(self) -> m.Start:
         return m.Start(id=self.next_id())
@@ -71,6 +77,32 @@ class Requests:
 
     def chat(self, text: str) -> m.Chat:
         return m.Chat(id=self.next_id(), text=text)
+
+    def create_profile(self, name: str, *, bot: bool = False) -> m.CreateProfile:
+        return m.CreateProfile(id=self.next_id(), name=name, bot=bot)
+
+    def rename_profile(self, name: str) -> m.RenameProfile:
+        return m.RenameProfile(id=self.next_id(), name=name)
+
+    def new_transfer_code(self) -> m.NewTransferCode:
+        return m.NewTransferCode(id=self.next_id())
+
+    def redeem_transfer_code(self, code: str) -> m.RedeemTransferCode:
+        return m.RedeemTransferCode(id=self.next_id(), code=code)
+
+    def delete_profile(self) -> m.DeleteProfile:
+        return m.DeleteProfile(id=self.next_id())
+
+    def get_leaderboard(self, game: str, *, limit: int = 20) -> m.GetLeaderboard:
+        return m.GetLeaderboard.model_validate({"id": self.next_id(), "game": game, "limit": limit})
+
+    def get_history(
+        self, player: str | None = None, *, limit: int = 20, before: str | None = None
+    ) -> m.GetHistory:
+        return m.GetHistory(id=self.next_id(), player=player, limit=limit, before=before)
+
+    def get_replay(self, record: str) -> m.GetReplay:
+        return m.GetReplay(id=self.next_id(), record=record)
 
 
 @dataclass(slots=True)

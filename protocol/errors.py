@@ -59,6 +59,12 @@ _TABLE: Final = [
         "the node that runs the room is not reachable (another node is taking the room over); retry after "
         "`retry_after` seconds",
     ),
+    # profiles
+    ErrorCode("profile_required", "client", "a rated room, and every profile request, needs a profile"),
+    ErrorCode("profile_exists", "client", "this session already has a profile"),
+    ErrorCode("unknown_code", "client", "the transfer code is wrong, already used or expired"),
+    ErrorCode("unknown_player", "client", "no profile has that id (or that player key)"),
+    ErrorCode("malformed_player_key", "client", "the player key is not in the form the server gives out"),
     ErrorCode("spectator", "client", "spectators may watch and chat but not act or ask for a rematch"),
     # game play
     ErrorCode("not_your_turn", "client", "it is another seat's turn"),
@@ -77,6 +83,12 @@ _TABLE: Final = [
     ),
     # ours
     ErrorCode("lobby_unavailable", "server", "the lobby store cannot be reached; games go on, retry later"),
+    ErrorCode(
+        "storage_unavailable",
+        "server",
+        "the database of profiles, ratings and records cannot be reached; games go on, retry after "
+        "`retry_after` seconds",
+    ),
     ErrorCode("shutting_down", "server", "the server is shutting down"),
     ErrorCode("internal_error", "server", "something failed on the server; the request may be retried"),
 ]

@@ -21,7 +21,9 @@ _ROOM: Final = m.RoomInfo(
 )
 
 CLIENT_EXAMPLES: Final[list[m.Request]] = [
-    m.Hello(id=1, version=m.PROTOCOL_VERSION, name="Anna", lang="sv", resume=None),
+    m.Hello(
+        id=1, version=m.PROTOCOL_VERSION, name="Anna", lang="sv", player="q8Zb1kR3vT0yWm5sXc2nLp7dHa4JfE9u"
+    ),
     m.GetCatalogue(id=2),
     m.ListRooms(id=3, game="scopa", limit=20),
     m.CreateRoom(
@@ -35,7 +37,7 @@ CLIENT_EXAMPLES: Final[list[m.Request]] = [
         turn_seconds=30.0,
     ),
     m.JoinRoom(id=5, code="KX4P7MQ2"),
-    m.QuickMatch(id=6, game="briscola"),
+    m.QuickMatch(id=6, game="briscola", rated=True),
     m.PlayNow(id=7, game="doudizhu", bot_level="basic"),
     m.Leave(id=8),
     m.Start(id=9),
@@ -46,10 +48,24 @@ CLIENT_EXAMPLES: Final[list[m.Request]] = [
     m.Chat(id=14, text="Bella scopa!"),
     m.GetRules(id=16, game="briscola", lang="it"),
     m.GetRecord(id=15, record="rec-20261130-0001"),
+    m.CreateProfile(id=18, name="Anna"),
+    m.RenameProfile(id=19, name="Anna B."),
+    m.NewTransferCode(id=20),
+    m.RedeemTransferCode(id=21, code="K7MQ2XPR4T"),
+    m.DeleteProfile(id=22),
+    m.GetLeaderboard(id=23, game="scopa", limit=10),
+    m.GetHistory(id=24, limit=20),
+    m.GetReplay(id=25, record="r-7f3a-1"),
 ]
 
 SERVER_EXAMPLES: Final[list[m.Reply]] = [
-    m.Welcome(id=1, session="s-1", resume="Zt0q9V3cMx2Jm1yQ", server="cardavia/0.1.0"),
+    m.Welcome(
+        id=1,
+        session="s-1",
+        resume="Zt0q9V3cMx2Jm1yQ",
+        server="cardavia/0.1.0",
+        player=m.PlayerInfo(id="p-5c0a9e1f2b3d4c6e", name="Anna"),
+    ),
     m.Catalogue(
         id=2,
         games=[{"id": "scopa", "name": "Scopa", "players": 2, "options": {"target": 11}}],
@@ -88,6 +104,62 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
     m.Rules(id=16, game="briscola", lang="it", markdown="# Briscola\n\n## Scopo del gioco\n\n..."),
     m.RematchVotes(id=10, asked=[0], waiting=[1]),
     m.Left(id=8, reason="requested"),
+    m.Profile(
+        id=18,
+        player=m.PlayerInfo(id="p-5c0a9e1f2b3d4c6e", name="Anna"),
+        key="q8Zb1kR3vT0yWm5sXc2nLp7dHa4JfE9u",
+    ),
+    m.TransferCode(id=20, code="K7MQ2XPR4T", expires_in=600.0),
+    m.ProfileDeleted(id=22),
+    m.Leaderboard(
+        id=23,
+        game="scopa",
+        top=[
+            m.Standing(
+                rank=1,
+                player="bot:strong",
+                name="Bot (strong)",
+                rating=1710,
+                deviation=60,
+                games=0,
+                bot=True,
+                level="strong",
+            ),
+            m.Standing(rank=2, player="p-5c0a9e1f2b3d4c6e", name="Anna", rating=1562, deviation=88, games=14),
+        ],
+        me=m.Standing(rank=2, player="p-5c0a9e1f2b3d4c6e", name="Anna", rating=1562, deviation=88, games=14),
+    ),
+    m.History(
+        id=24,
+        player=m.PlayerInfo(id="p-5c0a9e1f2b3d4c6e", name="Anna"),
+        ratings=[m.GameRatingInfo(game="scopa", rating=1562, deviation=88, games=14)],
+        matches=[
+            m.HistoryEntry(
+                record="r-7f3a-1",
+                game="scopa",
+                ended=1796000000.0,
+                rated=True,
+                seat=0,
+                players=[
+                    {"name": "Anna", "bot": False, "player": "p-5c0a9e1f2b3d4c6e"},
+                    {"name": "Bot (basic)", "bot": True, "player": None},
+                ],
+                scores=[11, 7],
+                winner=0,
+                rating_before=1548,
+                rating_after=1562,
+            )
+        ],
+    ),
+    m.Replay(
+        id=25,
+        record_id="r-7f3a-1",
+        record={"format": "cardavia-record/1", "game": "briscola"},
+        views=[{"hand": ["AS", "3S", "KC"]}, {"hand": ["7D", "2C", "JH"]}],
+        steps=[{"deal": 0, "seat": 0, "action": {"play": "KC"}, "ops": [[3, 0, [2]], []]}],
+        analysis=[{"best": {"play": "3S"}, "differs": True}],
+    ),
+    m.RatingChange(record="r-7f3a-1", game="scopa", before=1548, after=1562, deviation=88),
     m.Error(
         id=11,
         code="illegal_action",

@@ -31,6 +31,10 @@ Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
 RoomRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 GameId = Literal["scopa", "briscola", "schnapsen", "doudizhu"]
 BotLevel = Literal["random", "basic", "strong"]
+PlayerKey = Annotated[str, StringConstraints(max_length=128)]
+"""A player key as the client keeps it; the server checks its form (``player_error``) and never logs it."""
+PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+RecordRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5.0, 600.0
 Plain = dict[str, Any]
@@ -54,6 +58,11 @@ class Hello(Request):
     lang: Lang = "en"
     resume: Annotated[str, StringConstraints(max_length=128)] | None = None
     last_seq: int | None = Field(default=None, ge=0)
+    player: PlayerKey | None = None
+    """The player key a profile was given (``profile.key``); null: play without a profile.
+
+    Sent only here, never in a URL. A key the server does not know starts an anonymous session
+    (``welcome.player_error`` says why) and changes nothing else."""
 
 
 class GetCatalogue(Request):
@@ -78,6 +87,8 @@ class CreateRoom(Request):
     turn_seconds: float | None = Field(default=None, ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)
     """Seconds each move may take before a bot moves for the player (5 s to 10 min); null: no timer."""
     fill_after: float | None = Field(default=None, ge=0, le=3600)
+    rated: bool = False
+    """A rated room changes its players' ratings; every person seated in it needs a profile."""
 
 
 class JoinRoom(Request):
@@ -90,6 +101,8 @@ class JoinRoom(Request):
 class QuickMatch(Request):
     type: Literal["quick_match"] = "quick_match"
     game: GameId
+    rated: bool | None = None
+    """Rated rooms pair players by rating; null: rated when the player has a profile."""
 
 
 class PlayNow(Request):
@@ -101,6 +114,8 @@ class PlayNow(Request):
     """Level of the bots in empty seats; null: the game's default (basic where it has one)."""
     deck: Annotated[str, StringConstraints(max_length=32)] | None = None
     options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=8)
+    rated: bool = False
+    """Rated against the bots' published ratings; needs a profile."""
 
 
 class Leave(Request):
@@ -149,7 +164,61 @@ class GetRules(Request):
 
 class GetRecord(Request):
     type: Literal["get_record"] = "get_record"
-    record: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    record: RecordRef
+
+
+class CreateProfile(Request):
+    """A profile for this player: a lasting name, ratings and history, reached with a key."""
+
+    type: Literal["create_profile"] = "create_profile"
+    name: Name
+    bot: bool = False
+    """True for a program's profile (a ladder bot): marked as a bot wherever it is listed."""
+
+
+class RenameProfile(Request):
+    type: Literal["rename_profile"] = "rename_profile"
+    name: Name
+
+
+class NewTransferCode(Request):
+    """A one-time code that brings this profile to another device (``redeem_transfer_code``)."""
+
+    type: Literal["new_transfer_code"] = "new_transfer_code"
+
+
+class RedeemTransferCode(Request):
+    type: Literal["redeem_transfer_code"] = "redeem_transfer_code"
+    code: Annotated[str, StringConstraints(min_length=4, max_length=16)]
+
+
+class DeleteProfile(Request):
+    """Delete this profile and everything tied to it: keys, ratings, history."""
+
+    type: Literal["delete_profile"] = "delete_profile"
+
+
+class GetLeaderboard(Request):
+    type: Literal["get_leaderboard"] = "get_leaderboard"
+    game: GameId
+    limit: int = Field(default=20, ge=1, le=100)
+
+
+class GetHistory(Request):
+    """A player's ratings and recent matches, newest first; ``player`` null: this session's profile."""
+
+    type: Literal["get_history"] = "get_history"
+    player: PlayerId | None = None
+    limit: int = Field(default=20, ge=1, le=50)
+    before: RecordRef | None = None
+    """The record id of the last match of the previous page: the page starts after it."""
+
+
+class GetReplay(Request):
+    """A finished match step by step, every hand shown, with the strong bot's view of each person's moves."""
+
+    type: Literal["get_replay"] = "get_replay"
+    record: RecordRef
 
 
 ClientMessage = Annotated[
@@ -168,7 +237,15 @@ ClientMessage = Annotated[
     | Spectate
     | Chat
     | GetRules
-    | GetRecord,
+    | GetRecord
+    | CreateProfile
+    | RenameProfile
+    | NewTransferCode
+    | RedeemTransferCode
+    | DeleteProfile
+    | GetLeaderboard
+    | GetHistory
+    | GetReplay,
     Field(discriminator="type"),
 ]
 
@@ -182,6 +259,15 @@ class Reply(Message):
     id: RequestId | None = None
 
 
+class PlayerInfo(Message):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)  # server-written: as ``Reply``
+
+    id: str
+    """Public: shown on leaderboards and in history (never the key)."""
+    name: str
+    bot: bool = False
+
+
 class Welcome(Reply):
     type: Literal["welcome"] = "welcome"
     session: str
@@ -189,6 +275,11 @@ class Welcome(Reply):
     server: str
     version: int = PROTOCOL_VERSION
     room: str | None = None
+    player: PlayerInfo | None = None
+    """The profile the hello's player key names; null: an anonymous session."""
+    player_error: str | None = None
+    """Why a hello's player key was not taken (``unknown_player``, ``malformed_player_key``,
+    ``storage_unavailable``); the session is anonymous and nothing else changed."""
 
 
 class Catalogue(Reply):
@@ -212,6 +303,7 @@ class RoomInfo(Message):
     owner: str | None = None
     node: str | None = None
     turn_seconds: float | None = None
+    rated: bool = False
 
 
 class Rooms(Reply):
@@ -282,6 +374,105 @@ class RecordMessage(Reply):
     record: Plain
 
 
+class Profile(Reply):
+    """This session's profile; ``key`` is set only when a new key was made for this device."""
+
+    type: Literal["profile"] = "profile"
+    player: PlayerInfo
+    key: str | None = None
+    """The player key: shown once, kept by the client (never in a URL), sent in each ``hello``."""
+
+
+class TransferCode(Reply):
+    type: Literal["transfer_code"] = "transfer_code"
+    code: str
+    expires_in: float
+    """Seconds the code stays valid; it works once."""
+
+
+class ProfileDeleted(Reply):
+    type: Literal["profile_deleted"] = "profile_deleted"
+
+
+class Standing(Message):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)
+
+    rank: int
+    player: str
+    """A profile's id, or ``bot:<level>`` for a built-in bot level (its published, fixed rating)."""
+    name: str
+    rating: int
+    deviation: int
+    games: int
+    bot: bool = False
+    level: BotLevel | None = None
+
+
+class Leaderboard(Reply):
+    type: Literal["leaderboard"] = "leaderboard"
+    game: GameId
+    top: list[Standing]
+    me: Standing | None = None
+
+
+class GameRatingInfo(Message):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)
+
+    game: GameId
+    rating: int
+    deviation: int
+    games: int
+
+
+class HistoryEntry(Message):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)
+
+    record: str
+    game: GameId
+    ended: float
+    """Seconds since the Unix epoch."""
+    rated: bool
+    seat: int
+    players: list[Plain]
+    """Per seat: ``{"name", "bot", "player"}`` (``player``: a profile's id or null)."""
+    scores: list[int]
+    winner: int | None = None
+    rating_before: int | None = None
+    rating_after: int | None = None
+
+
+class History(Reply):
+    type: Literal["history"] = "history"
+    player: PlayerInfo
+    ratings: list[GameRatingInfo]
+    matches: list[HistoryEntry]
+
+
+class Replay(Reply):
+    """A finished match, every hand shown: every seat's view at the start, then each action with
+    every seat's delta ops from its previous view, and the analysis of each person's move."""
+
+    type: Literal["replay"] = "replay"
+    record_id: str
+    record: Plain
+    views: list[Plain]
+    steps: list[Plain]
+    """Per action: ``{"deal", "seat", "action", "ops": [ops per seat]}``."""
+    analysis: list[Plain | None]
+    """Per step: ``{"best": action, "differs": bool, "forced"?: true}`` for a person's move, else null."""
+
+
+class RatingChange(Reply):
+    """Pushed to a profile's connection once its rated match is written: the rating moved exactly once."""
+
+    type: Literal["rating_change"] = "rating_change"
+    record: str
+    game: GameId
+    before: int
+    after: int
+    deviation: int
+
+
 class Redirect(Reply):
     type: Literal["redirect"] = "redirect"
     url: str
@@ -337,15 +528,24 @@ ServerMessage = Annotated[
     | ChatMessage
     | RematchVotes
     | Left
-    | Error,
+    | Error
+    | Profile
+    | TransferCode
+    | ProfileDeleted
+    | Leaderboard
+    | History
+    | Replay
+    | RatingChange,
     Field(discriminator="type"),
 ]
 
 CLIENT_TYPES: tuple[type[Request], ...] = (
     Hello, GetCatalogue, ListRooms, CreateRoom, JoinRoom, QuickMatch, PlayNow, Leave, Start,
-    Rematch, Act, Resync, Spectate, Chat, GetRules, GetRecord,
+    Rematch, Act, Resync, Spectate, Chat, GetRules, GetRecord, CreateProfile, RenameProfile,
+    NewTransferCode, RedeemTransferCode, DeleteProfile, GetLeaderboard, GetHistory, GetReplay,
 )  # fmt: skip
 SERVER_TYPES: tuple[type[Reply], ...] = (
     Welcome, Catalogue, Rooms, Snapshot, Delta, YourTurn, DealResult, MatchResult, RecordMessage, Rules,
-    Redirect, ChatMessage, RematchVotes, Left, Error,
+    Redirect, ChatMessage, RematchVotes, Left, Error, Profile, TransferCode, ProfileDeleted, Leaderboard,
+    History, Replay, RatingChange,
 )  # fmt: skip

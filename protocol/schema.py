@@ -34,6 +34,14 @@ ANSWERS: Final[dict[str, tuple[str, bool]]] = {
     "chat": ("chat_message", False),
     "get_rules": ("rules", True),
     "get_record": ("record", True),
+    "create_profile": ("profile", True),
+    "rename_profile": ("profile", True),
+    "new_transfer_code": ("transfer_code", True),
+    "redeem_transfer_code": ("profile", True),
+    "delete_profile": ("profile_deleted", True),
+    "get_leaderboard": ("leaderboard", True),
+    "get_history": ("history", True),
+    "get_replay": ("replay", True),
 }
 """Request type → (the type of the message that answers it when it succeeds, whether that message
 carries the request's ``id``), as protocol/README.md says under each request. Snapshots, deltas
@@ -42,7 +50,7 @@ and chat lines go to a whole room and never carry an id, so clients settle those
 ``redirect`` with the id, and the ``rematch`` that completes the votes by the new match's snapshot."""
 
 NEVER_NUMBERED: Final = frozenset(
-    {"snapshot", "delta", "your_turn", "deal_result", "match_result", "chat_message"}
+    {"snapshot", "delta", "your_turn", "deal_result", "match_result", "chat_message", "rating_change"}
 )
 """Server message types that never carry a request id."""
 

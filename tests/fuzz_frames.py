@@ -179,13 +179,28 @@ def valid_requests() -> tuple[m.Request, ...]:
         req.chat("Bella scopa!"),
         req.chat("ok"),
         req.chat("ß" * 200),
+        req.hello("Anna", player="q8Zb1kR3vT0yWm5sXc2nLp7dHa4JfE9u"),
+        req.hello("Bo", player="x" * 128),
+        req.create_profile("Anna"),
+        req.create_profile("Ladder bot", bot=True),
+        req.rename_profile("Åsa"),
+        req.new_transfer_code(),
+        req.redeem_transfer_code("k7mq-2xpr-4t"),
+        req.delete_profile(),
+        req.get_history(),
+        req.get_history("p-5c0a9e1f2b3d4c6e", limit=50, before="r-7f3a9c0b1d-1"),
+        req.get_replay("r-7f3a9c0b1d-1"),
     ]
     for game_id in games:
         game = GAMES[game_id]
         decks = [t.id for t in TRADITIONS.values() if game_id in t.games]
         requests += [
             req.quick_match(game_id),
+            req.quick_match(game_id, rated=False),
+            req.get_leaderboard(game_id),
+            req.get_leaderboard(game_id, limit=100),
             req.play_now(game_id),
+            req.play_now(game_id, rated=True),
             req.play_now(game_id, "random"),
             m.PlayNow.model_validate(
                 {

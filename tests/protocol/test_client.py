@@ -28,6 +28,14 @@ def every_request(req: Requests) -> list[m.Request]:
         req.chat("Bella scopa!"),
         req.get_rules("scopa", "pl"),
         req.get_record("r-7f3a-1"),
+        req.create_profile("Anna"),
+        req.rename_profile("Anna B."),
+        req.new_transfer_code(),
+        req.redeem_transfer_code("K7MQ2XPR4T"),
+        req.delete_profile(),
+        req.get_leaderboard("briscola", limit=5),
+        req.get_history(limit=10),
+        req.get_replay("r-7f3a-1"),
     ]
 
 
@@ -41,6 +49,19 @@ def test_every_request_type_has_a_builder_and_ids_count_up() -> None:
 
 def test_the_handshake_speaks_this_protocol_version() -> None:
     assert Requests().hello("Anna").version == m.PROTOCOL_VERSION
+
+
+def test_profile_builders_carry_their_fields() -> None:
+    req = Requests()
+    assert req.hello("Anna", player="k" * 32).player == "k" * 32
+    assert req.create_profile("Ladder", bot=True).bot is True
+    assert req.quick_match("scopa", rated=True).rated is True
+    assert req.play_now("briscola", rated=True).rated is True
+    assert req.get_history("p-5c0a9e1f2b3d4c6e", before="r-1-2").before == "r-1-2"
+    with pytest.raises(ValidationError):
+        req.get_leaderboard("scopa", limit=0)
+    with pytest.raises(ValidationError):
+        req.redeem_transfer_code("K7")
 
 
 def test_builders_validate_what_they_build() -> None:

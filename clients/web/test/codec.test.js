@@ -75,6 +75,7 @@ test("the documented hello decodes to its fields in order", () => {
     ["version", 2],
     ["name", "Anna"],
     ["lang", "sv"],
+    ["player", "q8Zb1kR3vT0yWm5sXc2nLp7dHa4JfE9u"],
   ]);
 });
 
@@ -90,7 +91,16 @@ test("turn_seconds goes as float64 even when whole, other numbers in their small
 });
 
 test("null and undefined top-level fields are left out, as the Python encoder leaves them out", () => {
-  const full = encodeClient({ id: 1, type: "hello", version: 2, name: "Anna", lang: "sv", resume: null, last_seq: undefined });
+  const full = encodeClient({
+    id: 1,
+    type: "hello",
+    version: 2,
+    name: "Anna",
+    lang: "sv",
+    resume: null,
+    last_seq: undefined,
+    player: "q8Zb1kR3vT0yWm5sXc2nLp7dHa4JfE9u",
+  });
   assert.equal(hex(full), GOLDEN.hello);
 });
 

@@ -44,6 +44,14 @@ export const CLIENT_TYPES = Object.freeze([
   "chat",
   "get_rules",
   "get_record",
+  "create_profile",
+  "rename_profile",
+  "new_transfer_code",
+  "redeem_transfer_code",
+  "delete_profile",
+  "get_leaderboard",
+  "get_history",
+  "get_replay",
 ]);
 
 /** The message types a server sends, as `protocol/messages.py` lists them. */
@@ -63,6 +71,13 @@ export const SERVER_TYPES = Object.freeze([
   "rematch_votes",
   "left",
   "error",
+  "profile",
+  "transfer_code",
+  "profile_deleted",
+  "leaderboard",
+  "history",
+  "replay",
+  "rating_change",
 ]);
 
 /**
