@@ -64,6 +64,10 @@ class RoomEntry:
     turn_seconds: float | None = None
     fill_after: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
+    """A rated room: its match changes the ratings of the profiles seated in it."""
+    rating: float | None = None
+    """A rated quick-match room's waiting player's rating, which quick match pairs by."""
 
     def copy(self) -> RoomEntry:
         return dataclasses.replace(self, seats=[dataclasses.replace(s) for s in self.seats])
@@ -130,6 +134,8 @@ class SessionEntry:
     token_hash: str
     room: str | None = None
     seat: int | None = None
+    player: str | None = None
+    """The profile the session holds (a player id), so a resumed session keeps it."""
 
 
 class LobbyStore(ABC):

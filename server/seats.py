@@ -34,6 +34,7 @@ def room_info(
         owner=entry.owner,
         node=entry.node,
         turn_seconds=entry.turn_seconds,
+        rated=entry.rated,
     )
 
 
