@@ -222,6 +222,33 @@ def test_redis_is_a_secret_url_in_the_base_and_a_persistent_statefulset_in_the_e
     assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in server["volumeMounts"]
 
 
+def test_the_database_is_a_secret_url_in_the_base_and_a_guarded_persistent_statefulset_in_the_example(
+    built: dict[str, list[Manifest]], overlay: list[Manifest]
+) -> None:
+    _, container = _server(built["base"])
+    (ref,) = [e["valueFrom"]["secretKeyRef"] for e in container["env"] if e["name"] == "CARDAVIA_DATABASE_URL"]
+    assert ref == {"name": "cardavia-database", "key": "url"}
+    postgres = _get(overlay, "StatefulSet", "postgres")
+    (server,) = postgres["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in server["env"]}
+    password = _secret(overlay, env["POSTGRES_PASSWORD"]["valueFrom"]["secretKeyRef"])
+    (claim,) = postgres["spec"]["volumeClaimTemplates"]
+    assert any(
+        m["name"] == claim["metadata"]["name"] and env["PGDATA"]["value"].startswith(m["mountPath"] + "/")
+        for m in server["volumeMounts"]
+    )
+    for index in range(_server(overlay)[0]["spec"]["replicas"]):
+        config = ServerConfig.from_env(cardavia_variables(_pod_environment(overlay, f"cardavia-{index}")))
+        url = urlsplit(config.database_url)
+        assert url.scheme == "postgresql" and url.password == password
+        assert url.hostname == _get(overlay, "Service", "postgres")["metadata"]["name"]
+    policy = _get(overlay, "NetworkPolicy", "postgres")["spec"]
+    assert policy["podSelector"]["matchLabels"].items() <= postgres["spec"]["template"]["metadata"]["labels"].items()
+    (rule,) = policy["ingress"]
+    (source,) = rule["from"]
+    assert source["podSelector"]["matchLabels"]["app.kubernetes.io/component"] == "server"
+
+
 def _secret(docs: list[Manifest], ref: Manifest) -> str:
     secret = _get(docs, "Secret", ref["name"])
     return base64.b64decode(secret["data"][ref["key"]]).decode()
@@ -262,7 +289,7 @@ def test_the_example_redis_refuses_writes_when_full_instead_of_evicting(overlay:
 
 def test_only_the_server_nodes_reach_the_example_redis(overlay: list[Manifest]) -> None:
     redis, server = _redis(overlay)
-    (policy,) = [d for d in overlay if d["kind"] == "NetworkPolicy"]
+    policy = _get(overlay, "NetworkPolicy", "redis")
     spec = policy["spec"]
     redis_labels = redis["spec"]["template"]["metadata"]["labels"]
     assert spec["podSelector"]["matchLabels"].items() <= redis_labels.items()
@@ -386,7 +413,9 @@ def test_only_the_nodes_and_the_job_reach_the_cluster_and_only_its_pods_its_bus(
     on_cluster: list[Manifest],
 ) -> None:
     statefulset, container, _ = _cluster(on_cluster)
-    (policy,) = [d for d in on_cluster if d["kind"] == "NetworkPolicy"]
+    (policy,) = [
+        d for d in on_cluster if d["kind"] == "NetworkPolicy" and d["metadata"]["name"] != "postgres"
+    ]
     cluster_labels = statefulset["spec"]["template"]["metadata"]["labels"]
     assert policy["spec"]["podSelector"]["matchLabels"].items() <= cluster_labels.items()
     assert policy["spec"]["policyTypes"] == ["Ingress"]
