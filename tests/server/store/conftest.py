@@ -11,7 +11,7 @@ import pytest
 from cardavia.server.store import Archive, open_archive
 from tests.support.postgres import fresh_database
 
-BACKENDS = ("sqlite",)
+BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture(params=BACKENDS)
