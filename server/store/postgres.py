@@ -46,6 +46,7 @@ from cardavia.server.store.base import (
     check_hash,
     check_limit,
     check_name,
+    check_text,
     dumps,
     history_entry,
     new_player_id,
@@ -148,9 +149,11 @@ class PostgresArchive(Archive):
         try:
             async with pool.acquire(timeout=self.timeout) as conn:
                 yield conn
-        except pg.IntegrityConstraintViolationError as exc:
+        except (pg.IntegrityConstraintViolationError, pg.DataError) as exc:
             raise ValueError(f"refused by the database: {exc}") from exc
         except (*UNAVAILABLE, pg.InterfaceError) as exc:
+            if isinstance(exc, ValueError):  # asyncpg's own refusal of an argument (DataError)
+                raise ValueError(f"refused by the database: {exc}") from exc
             raise StorageUnavailable(f"PostgreSQL failed: {exc}") from exc
 
     @asynccontextmanager
@@ -194,11 +197,13 @@ class PostgresArchive(Archive):
         return self._player(row) if row else None
 
     async def player(self, player_id: str) -> Player | None:
+        check_text(player_id)
         async with self._connection() as conn:
             row = await conn.fetchrow("SELECT * FROM players WHERE id = $1", player_id)
         return self._player(row) if row else None
 
     async def add_key(self, player_id: str, key_hash: str) -> None:
+        check_text(player_id)
         check_hash(key_hash, "a key hash")
         async with self._transaction() as conn:
             if await conn.fetchval("SELECT 1 FROM players WHERE id = $1 FOR SHARE", player_id) is None:
@@ -211,6 +216,7 @@ class PostgresArchive(Archive):
             )
 
     async def rename_player(self, player_id: str, name: str) -> Player | None:
+        check_text(player_id)
         check_name(name)
         async with self._connection() as conn:
             row = await conn.fetchrow(
@@ -219,6 +225,7 @@ class PostgresArchive(Archive):
         return self._player(row) if row else None
 
     async def delete_player(self, player_id: str) -> bool:
+        check_text(player_id)
         async with self._transaction() as conn:
             if await conn.fetchval("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", player_id) is None:
                 return False
@@ -242,6 +249,7 @@ class PostgresArchive(Archive):
         return True
 
     async def put_transfer_code(self, player_id: str, code_hash: str, expires: float) -> None:
+        check_text(player_id)
         check_hash(code_hash, "a code hash")
         async with self._transaction() as conn:
             if await conn.fetchval("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", player_id) is None:
@@ -350,6 +358,7 @@ class PostgresArchive(Archive):
         return changes
 
     async def load_record(self, record_id: str) -> dict[str, Any] | None:
+        check_text(record_id)
         async with self._connection() as conn:
             text = await conn.fetchval("SELECT record FROM matches WHERE record_id = $1", record_id)
         if text is None:
@@ -360,6 +369,7 @@ class PostgresArchive(Archive):
     async def history(
         self, player_id: str, *, limit: int = 20, before: str | None = None
     ) -> list[HistoryEntry]:
+        check_text(player_id, before)
         check_limit(limit)
         select = (
             "SELECT s.record_id, s.seat, s.rating_before, s.rating_after, m.game, m.rated, m.ended, "
@@ -384,6 +394,7 @@ class PostgresArchive(Archive):
         return [history_entry(dict(r)) for r in rows]
 
     async def ratings(self, player_id: str) -> list[GameRating]:
+        check_text(player_id)
         async with self._connection() as conn:
             rows = await conn.fetch(
                 "SELECT * FROM ratings WHERE player = $1 AND games > 0 ORDER BY game", player_id
@@ -391,6 +402,7 @@ class PostgresArchive(Archive):
         return [GameRating(r["game"], r["rating"], r["deviation"], r["volatility"], r["games"]) for r in rows]
 
     async def leaderboard(self, game: str, *, limit: int = 20) -> list[Standing]:
+        check_text(game)
         check_limit(limit)
         async with self._connection() as conn:
             rows = await conn.fetch(
@@ -405,6 +417,7 @@ class PostgresArchive(Archive):
         ]
 
     async def standing(self, player_id: str, game: str) -> Standing | None:
+        check_text(player_id, game)
         async with self._transaction() as conn:
             r = await conn.fetchrow(
                 "SELECT r.*, p.name, p.bot FROM ratings r JOIN players p ON p.id = r.player "
@@ -425,6 +438,7 @@ class PostgresArchive(Archive):
         return Standing(ahead + 1, player_id, r["name"], r["rating"], r["deviation"], r["games"], r["bot"])
 
     async def load_analysis(self, record_id: str) -> list[Any] | None:
+        check_text(record_id)
         async with self._connection() as conn:
             text = await conn.fetchval("SELECT analysis FROM matches WHERE record_id = $1", record_id)
         if text is None:
@@ -433,6 +447,7 @@ class PostgresArchive(Archive):
         return analysis
 
     async def save_analysis(self, record_id: str, analysis: list[Any]) -> None:
+        check_text(record_id)
         if not isinstance(analysis, list):
             raise ValueError("an analysis is a list, one entry per recorded action")
         text = dumps(analysis)
