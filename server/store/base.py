@@ -196,7 +196,7 @@ class Archive(ABC):
     @abstractmethod
     async def take_transfer_code(self, code_hash: str, now: float) -> str | None:
         """The profile a code names, used up atomically (one caller wins); None for an unknown,
-        used or expired code."""
+        used or expired code. Every code expired by ``now`` is removed on the way."""
 
     @abstractmethod
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:

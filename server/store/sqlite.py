@@ -274,6 +274,7 @@ class SqliteArchive(Archive):
             row = await self._one(
                 db, "DELETE FROM transfer_codes WHERE code_hash = ? RETURNING player, expires", (code_hash,)
             )
+            await db.execute("DELETE FROM transfer_codes WHERE expires <= ?", (float(now),))
         if row is None or row["expires"] <= now:
             return None
         player: str = row["player"]
