@@ -301,3 +301,10 @@ async def test_the_same_match_end_from_two_archives_at_once_is_written_once(
         assert rating.games == 1
     finally:
         await other.close()
+
+
+async def test_a_rated_match_of_built_in_bots_only_is_kept_and_rates_nobody(archive: Archive) -> None:
+    end = match_end("bots-1", [bot("basic"), bot("strong", 1650.0)], winner=1)
+    assert await archive.record_match(end) == []
+    assert await archive.load_record("bots-1") == end.record
+    assert await archive.leaderboard("scopa") == []
