@@ -5,12 +5,11 @@ codes, guessed codes, a database that is away), on each backend of the archive."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import secrets
 import time
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,8 @@ from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
 from cardavia.server.profiles import CODE_ALPHABET, KEY_FORM
-from cardavia.server.store import Archive, StorageUnavailable
 from tests.server.store.helpers import bot, match_end, person
+from tests.server.store.outage import FolderOutage, Relay
 from tests.support.clients import Client, client
 from tests.support.clock import FakeClock
 from tests.support.metrics import metric_samples
@@ -30,7 +29,7 @@ from tests.support.postgres import fresh_database
 from tests.support.servers import own_server, server_config
 from tests.support.waiting import wait_until
 
-BACKENDS = ("sqlite",)
+BACKENDS = ("sqlite", "postgres")
 """The archive's backends a server here runs on: the embedded SQLite file (the default), and a
 fresh PostgreSQL database of its own."""
 
@@ -384,39 +383,20 @@ async def test_the_leaderboard_ranks_profiles_among_the_bot_levels(server: Carda
 
 
 # ------------------------------------------------------------------- the database away
-ARCHIVE_CALLS = (
-    "create_player",
-    "player_by_key",
-    "player",
-    "add_key",
-    "rename_player",
-    "delete_player",
-    "put_transfer_code",
-    "take_transfer_code",
-    "record_match",
-    "load_record",
-    "history",
-    "ratings",
-    "leaderboard",
-    "standing",
-)
-
-
-@contextlib.contextmanager
-def database_away(archive: Archive) -> Iterator[None]:
-    """Every call to ``archive`` fails as an unreachable database's would, until the block ends."""
-
-    async def fail(*args: object, **kwargs: object) -> Any:
-        raise StorageUnavailable("the database cannot be reached (test)")
-
-    async def no_answer() -> bool:
-        return False
-
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ARCHIVE_CALLS:
-            patch.setattr(archive, name, fail)
-        patch.setattr(archive, "ping", no_answer)
-        yield
+@pytest.fixture(params=BACKENDS)
+async def outage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FolderOutage | Relay]:
+    """A database of each backend that the test takes away and brings back (the SQLite file's
+    folder moved away, or the relay to PostgreSQL cut)."""
+    if request.param == "sqlite":
+        folder = tmp_path / "volume"
+        folder.mkdir()
+        yield FolderOutage(folder)
+        return
+    async with fresh_database() as url:
+        relay = Relay(url)
+        await relay.up()
+        yield relay
+        await relay.down()
 
 
 def healthz(server: CardaviaServer) -> tuple[int, str]:
@@ -425,11 +405,12 @@ def healthz(server: CardaviaServer) -> tuple[int, str]:
 
 
 async def test_while_the_database_is_away_play_goes_on_and_profiles_wait(
-    server: CardaviaServer, url: str
+    tmp_path: Path, outage: FolderOutage | Relay
 ) -> None:
-    anna, profile = await signed_up(url)
-    assert await asyncio.to_thread(healthz, server) == (200, "ok\n")
-    with database_away(server.archive):
+    async with own_server(tmp_path, database_url=outage.url) as (server, url):
+        anna, profile = await signed_up(url)
+        assert await asyncio.to_thread(healthz, server) == (200, "ok\n")
+        await outage.down()
         back = await ready(url, key=profile.key)
         welcome = welcome_of(back)
         assert (welcome.player, welcome.player_error) == (None, "storage_unavailable")
@@ -451,8 +432,14 @@ async def test_while_the_database_is_away_play_goes_on_and_profiles_wait(
             assert (error.code, error.retry_after) == ("storage_unavailable", 5.0), request
         await back.send(back.req.play_now("scopa"))  # play needs no database
         await back.expect(m.YourTurn)
-    await wait_until(lambda: server.shared.storage_reachable, "a ping found the database back", timeout=10)
-    assert await asyncio.to_thread(healthz, server) == (200, "ok\n")
-    assert welcome_of(await ready(url, key=profile.key)).player == profile.player
-    renamed: m.Profile = await asked(anna, anna.req.rename_profile("Anna B."), m.Profile)
-    assert renamed.player.name == "Anna B."
+        await asyncio.to_thread(healthz, server)  # still answered: a liveness probe, not readiness
+
+        await outage.up()
+        await wait_until(
+            lambda: server.shared.storage_reachable, "a ping found the database back", timeout=15
+        )
+        assert await asyncio.to_thread(healthz, server) == (200, "ok\n")
+        assert (await metric_samples(server))[("cardavia_storage_up", ())] == 1.0
+        assert welcome_of(await ready(url, key=profile.key)).player == profile.player
+        renamed: m.Profile = await asked(anna, anna.req.rename_profile("Anna B."), m.Profile)
+        assert renamed.player.name == "Anna B."
