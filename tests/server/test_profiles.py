@@ -25,6 +25,7 @@ from tests.server.store.outage import FolderOutage, Relay
 from tests.support.clients import Client, client
 from tests.support.clock import FakeClock
 from tests.support.metrics import metric_samples
+from tests.support.nodes import follow, node_url, two_nodes
 from tests.support.postgres import fresh_database
 from tests.support.servers import own_server, server_config
 from tests.support.waiting import wait_until
@@ -443,3 +444,39 @@ async def test_while_the_database_is_away_play_goes_on_and_profiles_wait(
         assert welcome_of(await ready(url, key=profile.key)).player == profile.player
         renamed: m.Profile = await asked(anna, anna.req.rename_profile("Anna B."), m.Profile)
         assert renamed.player.name == "Anna B."
+
+
+# ------------------------------------------------------------------------------ a cluster
+async def test_any_node_of_a_cluster_knows_every_profile(tmp_path: Path) -> None:
+    """Two nodes on one Redis lobby and one PostgreSQL: a key made on one signs in on the other,
+    a session resumed there keeps its profile, a code made on one is redeemed on the other, any
+    node answers history, and a rated quick match pairs across nodes (a redirect)."""
+    async with (
+        fresh_database() as database,
+        two_nodes(server_config(tmp_path, database_url=database)) as (a, b),
+    ):
+        anna, profile = await signed_up(node_url(a))
+        on_b = await ready(node_url(b), key=profile.key)
+        assert welcome_of(on_b).player == profile.player
+        await anna.ws.close()
+        resumed = await ready(node_url(b), resume=anna.resume)
+        assert welcome_of(resumed).player == profile.player
+
+        code: m.TransferCode = await asked(on_b, on_b.req.new_transfer_code(), m.TransferCode)
+        phone = await ready(node_url(a), "Phone")
+        moved: m.Profile = await asked(phone, phone.req.redeem_transfer_code(code.code), m.Profile)
+        assert moved.player == profile.player
+        seen: m.History = await asked(phone, phone.req.get_history(profile.player.id), m.History)
+        assert seen.player == profile.player
+
+        await phone.send(phone.req.quick_match("briscola"))
+        waiting: m.Snapshot = await phone.expect(m.Snapshot)
+        assert waiting.room.rated
+        cy, _ = await signed_up(node_url(b), "Cy")
+        await cy.send(cy.req.quick_match("briscola"))
+        redirect: m.Redirect = await cy.expect(m.Redirect)
+        assert redirect.room == waiting.room.room
+        there = await follow(cy, redirect)
+        assert welcome_of(there).player is not None
+        seated: m.Snapshot = await there.expect(m.Snapshot)
+        assert seated.room.room == waiting.room.room
