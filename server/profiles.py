@@ -36,7 +36,7 @@ from cardavia.server.connection import Connection
 from cardavia.server.lobby import DEFAULT_RATING
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
-from cardavia.server.store import GameRating, HistoryEntry, Player, Standing
+from cardavia.server.store import GameRating, HistoryEntry, Player, Standing, StorageUnavailable
 
 KEY_FORM: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A player key as the server gives it out: ``secrets.token_urlsafe(24)``, 32 URL-safe characters."""
@@ -291,8 +291,12 @@ class ProfileHandlers:
         )
 
     async def rating_of(self, player: str, game: str) -> float:
-        """A profile's rating in ``game`` for pairing: its archived rating, else the default."""
-        for rating in await self._shared.archive.ratings(player):
-            if rating.game == game:
-                return rating.rating
-        return DEFAULT_RATING
+        """A profile's rating in ``game`` for pairing: its archived rating, else (no rated match
+        yet, or the database away: play goes on, and the match's end is rated when it is
+        written, from the ratings then) the default."""
+        try:
+            ratings = await self._shared.archive.ratings(player)
+        except StorageUnavailable:
+            self._shared.storage_failed()
+            return DEFAULT_RATING
+        return next((r.rating for r in ratings if r.game == game), DEFAULT_RATING)

@@ -79,6 +79,12 @@ async def asked(c: Client, request: m.Request, kind: type[Any]) -> Any:
     return answer
 
 
+async def answered(c: Client, request: m.Request, kind: type[Any]) -> Any:
+    """The answer of ``kind`` to a request answered without its id (a snapshot)."""
+    await c.send(request)
+    return await c.expect(kind)
+
+
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -427,12 +433,14 @@ async def test_while_the_database_is_away_play_goes_on_and_profiles_wait(
             (back, back.req.get_leaderboard("scopa")),
             (anna, anna.req.get_history()),
             (anna, anna.req.delete_profile()),
-            (anna, anna.req.quick_match("scopa", rated=True)),
         ):
             error = await refused(c, request)
             assert (error.code, error.retry_after) == ("storage_unavailable", 5.0), request
         await back.send(back.req.play_now("scopa"))  # play needs no database
         await back.expect(m.YourTurn)
+        rated: m.Snapshot = await answered(anna, anna.req.quick_match("scopa", rated=True), m.Snapshot)
+        assert rated.room.rated  # paired at the default rating meanwhile
+        assert server.rooms[rated.room.room].entry.rating == 1500.0
         await asyncio.to_thread(healthz, server)  # still answered: a liveness probe, not readiness
 
         await outage.up()
