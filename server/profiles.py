@@ -42,6 +42,9 @@ KEY_FORM: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A player key as the server gives it out: ``secrets.token_urlsafe(24)``, 32 URL-safe characters."""
 PLAYER_ID_FORM: Final = re.compile(r"p-[0-9a-f]{16}")
 """A profile's public id, as the archive makes it."""
+RECORD_ID_FORM: Final = re.compile(r"[!-~]{1,64}")
+"""What a record id may be (``<room>-<n>``: printable ASCII, no space); a ``before`` of any
+other form names no record, so its page is empty, and it never reaches the database."""
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Transfer codes' characters: digits and capitals without the look-alikes 0, 1, I, L and O."""
 CODE_LENGTH: Final = 10
@@ -280,7 +283,10 @@ class ProfileHandlers:
                 await self._gone(conn)
             raise ProtocolError("unknown_player", "no profile has that id")
         ratings = await archive.ratings(wanted)
-        matches = await archive.history(wanted, limit=msg.limit, before=msg.before)
+        if msg.before is not None and RECORD_ID_FORM.fullmatch(msg.before) is None:
+            matches = []  # after a match that cannot exist: nothing
+        else:
+            matches = await archive.history(wanted, limit=msg.limit, before=msg.before)
         conn.send(
             m.History(
                 id=msg.id,

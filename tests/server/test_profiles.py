@@ -331,6 +331,9 @@ async def test_history_is_public_by_id_and_shows_rating_moves(server: CardaviaSe
     assert newest_rated.players[0] == {"name": "Anna", "bot": False, "player": profile.player.id}
     page: m.History = await asked(bo, bo.req.get_history(profile.player.id, before="r-hist-1"), m.History)
     assert [e.record for e in page.matches] == ["r-hist-0"]
+    for nowhere in ("r-no-such-match", "r-\x00", "r hist 1", "\u202er-hist-1"):  # none names a match
+        empty: m.History = await asked(bo, bo.req.get_history(profile.player.id, before=nowhere), m.History)
+        assert (empty.player, empty.matches) == (profile.player, [])
 
 
 @pytest.mark.parametrize("who", ["p-0000000000000000", "p-xyz", "bot:basic", "Anna"])
