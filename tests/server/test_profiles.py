@@ -112,6 +112,11 @@ async def test_a_profile_is_made_once_and_its_key_signs_in_on_any_later_connecti
     if stored:  # the SQLite backend: its files are in the records folder
         assert profile.key.encode() not in stored
     assert await server.archive.player_by_key(digest(profile.key)) is not None
+    samples = await metric_samples(server)
+    assert samples[("cardavia_profile_events_total", (("event", "created"),))] == 1.0
+    assert samples[("cardavia_profile_events_total", (("event", "signed_in"),))] == 1.0
+    assert samples[("cardavia_storage_up", ())] == 1.0
+    assert samples[("cardavia_table_size", (("table", "players"),))] == 1.0  # one profile connected
 
 
 async def test_a_resumed_session_keeps_its_profile_without_the_key(url: str) -> None:
