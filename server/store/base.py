@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import secrets
 from abc import ABC, abstractmethod
@@ -331,8 +332,18 @@ def check_end(end: MatchEnd) -> None:
         raise ValueError("a match has seats")
     if len(end.scores) != len(end.seats):
         raise ValueError(f"{len(end.seats)} seats but {len(end.scores)} scores")
-    if end.winner is not None and not 0 <= end.winner < len(end.seats):
-        raise ValueError(f"winner {end.winner} is no seat")
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in end.scores):
+        raise ValueError("scores are whole numbers")
+    if end.winner is not None and (
+        not isinstance(end.winner, int)
+        or isinstance(end.winner, bool)
+        or not 0 <= end.winner < len(end.seats)
+    ):
+        raise ValueError(f"winner {end.winner!r} is no seat")
+    if isinstance(end.ended, bool) or not isinstance(end.ended, (int, float)) or not math.isfinite(end.ended):
+        raise ValueError("a match's end is a time in seconds")
+    if not isinstance(end.rated, bool):
+        raise ValueError("rated is true or false")
     if not isinstance(end.record, dict):
         raise ValueError("the record is a JSON object")
     if end.rated:

@@ -1,7 +1,10 @@
 """The archive in one SQLite file: the embedded default of ``cardavia serve``.
 
 One aiosqlite connection (its own thread: no call blocks the event loop), in WAL mode with
-``synchronous=FULL``, so a committed match survives a crash of the process or the machine. Every
+``synchronous=NORMAL``: a committed match survives the process being killed (its WAL frames are
+written before the commit returns); a power cut may lose the last commits but never corrupts the
+file, and on one machine it takes the games in memory with it anyway. Close the archive on
+shutdown: aiosqlite's thread is not a daemon, so an open connection keeps the process alive. Every
 call is one transaction under an asyncio lock: a write begins with ``BEGIN IMMEDIATE``, which
 takes SQLite's write lock at once (waiting up to ``busy_timeout`` for another process's), so what
 ``record_match`` reads it writes from with nobody in between, across processes too.
@@ -115,7 +118,7 @@ class SqliteArchive(Archive):
         try:
             db.row_factory = sqlite3.Row
             await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             await self._migrate(db)

@@ -151,8 +151,20 @@ async def test_a_refused_match_end_writes_nothing(archive: Archive) -> None:
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(ada)]))
     with pytest.raises(ValueError, match="scores"):
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(bea)], scores=[1]))
-    with pytest.raises(ValueError, match="winner"):
-        await archive.record_match(replace(match_end("x-1", [sitting(ada), sitting(bea)]), winner=5))
+    good = match_end("x-1", [sitting(ada), sitting(bea)])
+    for field, value, problem in (
+        ("winner", 5, "winner"),
+        ("winner", True, "winner"),
+        ("scores", [1.5, 2], "whole numbers"),
+        ("ended", float("nan"), "time"),
+        ("rated", 1, "true or false"),
+        ("record", ["not", "an", "object"], "JSON object"),
+        ("record_id", "", "record id"),
+        ("record_id", "r\x00", "not an id"),
+        ("seats", [], "seats"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            await archive.record_match(replace(good, **{field: value}))
     with pytest.raises(ValueError, match="seats"):
         # a game with three seats given two: refused by the rating rules, inside the transaction
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(bea)], game="doudizhu"))
