@@ -22,6 +22,7 @@ read loop answers it. Play needs no profile and never waits for one.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -33,10 +34,12 @@ from cardavia.bots.registry import levels_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import Connection
-from cardavia.server.lobby import DEFAULT_RATING
+from cardavia.server.lobby import DEFAULT_RATING, LobbyUnavailable
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
 from cardavia.server.store import GameRating, HistoryEntry, Player, Standing, StorageUnavailable
+
+log = logging.getLogger("cardavia.server")
 
 KEY_FORM: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A player key as the server gives it out: ``secrets.token_urlsafe(24)``, 32 URL-safe characters."""
@@ -186,10 +189,18 @@ class ProfileHandlers:
 
     async def _sign_in(self, conn: Connection, player: m.PlayerInfo | None) -> None:
         """``conn`` plays as ``player`` (None: anonymous) from now on, and its session remembers
-        it, so a resume keeps it."""
+        it, so a resume keeps it.
+
+        A lobby that cannot be reached does not undo what the archive has done (a profile made,
+        a code taken): the answer still goes out, and only a resume without the key would miss
+        the profile (clients send their key in every hello)."""
         self._sessions.set_player(conn, player)
         seat_room = conn.room.id if conn.room is not None and conn.seat is not None else None
-        await self._shared.lobby.save_session(conn.session_entry(seat_room, conn.seat if seat_room else None))
+        entry = conn.session_entry(seat_room, conn.seat if seat_room else None)
+        try:
+            await self._shared.lobby.save_session(entry)
+        except LobbyUnavailable:
+            log.warning("event=session_profile_unsaved session=%s reason=lobby_unavailable", conn.session)
 
     async def _gone(self, conn: Connection) -> None:
         """The profile ``conn`` held was deleted meanwhile (on another device or node)."""

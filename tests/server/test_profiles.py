@@ -19,6 +19,7 @@ from cardavia.bots.ratings import bot_rating
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import LobbyUnavailable
 from cardavia.server.profiles import CODE_ALPHABET, KEY_FORM
 from tests.server.store.helpers import bot, match_end, person
 from tests.server.store.outage import FolderOutage, Relay
@@ -175,6 +176,22 @@ async def test_rename_changes_the_name_every_device_signs_in_with(url: str) -> N
     bad = m.RenameProfile.model_construct(id=anna.req.next_id(), name="Anna\u202egnp.exe")
     assert (await refused(anna, bad)).code == "invalid_field"  # the protocol's name check
     assert welcome_of(await ready(url, key=profile.key)).player == renamed.player
+
+
+async def test_a_lobby_away_never_loses_a_new_profiles_key(
+    server: CardaviaServer, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The archive has made the profile: its key goes out even when the lobby cannot remember
+    that the session holds it (the client sends the key in its next hello anyway)."""
+    c = await ready(url)
+
+    async def away(*args: object, **kwargs: object) -> None:
+        raise LobbyUnavailable("the lobby store cannot be reached (test)")
+
+    monkeypatch.setattr(server.lobby, "save_session", away)
+    made: m.Profile = await asked(c, c.req.create_profile("Anna"), m.Profile)
+    monkeypatch.undo()
+    assert welcome_of(await ready(url, key=made.key)).player == made.player
 
 
 async def test_profile_requests_need_a_profile(url: str) -> None:
