@@ -286,7 +286,7 @@ def check_postgres_url(url: str) -> None:
         parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
     except ValueError as exc:
         raise ValueError(f"the PostgreSQL URL is malformed: {exc}") from None
-    if not parts.netloc or not parts.hostname:
+    if not parts.hostname and "host=" not in parts.query:  # ?host=/run/postgresql: a Unix socket
         raise ValueError("the PostgreSQL URL names no host (postgresql://user@host:port/db)")
     if parts.fragment:
         raise ValueError("the PostgreSQL URL has a fragment, which is not supported")

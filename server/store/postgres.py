@@ -69,6 +69,10 @@ UNAVAILABLE: Final = (
 )
 """What asyncpg raises when the database cannot be reached (InterfaceError too, below)."""
 
+TRIES: Final = 3
+"""How often ``record_match`` runs its transaction when PostgreSQL rolls it back (the locks are
+taken in one order, so a deadlock should not happen; if one does, the match is written anyway)."""
+
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 
@@ -279,6 +283,17 @@ class PostgresArchive(Archive):
 
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         check_end(end)
+        for attempt in range(1, TRIES + 1):
+            try:
+                return await self._record_match(end)
+            except pg.TransactionRollbackError as exc:  # a deadlock or serialization failure
+                if attempt == TRIES:
+                    raise StorageUnavailable(
+                        f"PostgreSQL rolled the match back {TRIES} times: {exc}"
+                    ) from exc
+        raise AssertionError("unreachable")
+
+    async def _record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         ids = sorted({s.player for s in end.seats if s.player is not None})
         async with self._transaction() as conn:
             rows = await conn.fetch(

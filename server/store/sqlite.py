@@ -62,6 +62,8 @@ from cardavia.server.store.migrate import CREATE_TABLE, pending, sqlite_statemen
 class SqliteArchive(Archive):
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
+        self._absolute = self.path.absolute()
+        """The file, a relative path read once: where the process's working directory was then."""
         self.busy_timeout = busy_timeout
         self._db: aiosqlite.Connection | None = None
         self._file: tuple[int, int] | None = None
@@ -97,7 +99,7 @@ class SqliteArchive(Archive):
 
     def _identity(self) -> tuple[int, int] | None:
         try:
-            st = os.stat(self.path)
+            st = os.stat(self._absolute)
         except OSError:
             return None
         return (st.st_dev, st.st_ino)
@@ -110,7 +112,7 @@ class SqliteArchive(Archive):
         if self._created and self._identity() is None:
             raise StorageUnavailable(f"the SQLite database {self.path} is not there")
         mode = "rw" if self._created else "rwc"
-        uri = f"file:{quote(str(self.path.absolute()))}?mode={mode}"
+        uri = f"file:{quote(str(self._absolute))}?mode={mode}"
         try:
             db = await aiosqlite.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout)
         except (sqlite3.Error, OSError) as exc:

@@ -320,3 +320,32 @@ async def test_a_rated_match_of_built_in_bots_only_is_kept_and_rates_nobody(arch
     assert await archive.record_match(end) == []
     assert await archive.load_record("bots-1") == end.record
     assert await archive.leaderboard("scopa") == []
+
+
+async def test_matches_sharing_players_in_a_ring_written_at_once_all_count(
+    archive: Archive, archive_url: str
+) -> None:
+    """Four players, four matches each sharing both players with another (A-B, B-C, C-D, D-A),
+    written at the same moment from three archives: no writer waits on another forever, and
+    each player ends with two games counted."""
+    players = await profiles(archive, "A", "B", "C", "D")
+    others = [open_archive(archive_url) for _ in range(2)]
+    for other in others:
+        await other.open()
+    writers = [archive, *others]
+    try:
+        for n in range(3):
+            ends = [
+                match_end(
+                    f"ring-{n}-{i}", [sitting(players[i]), sitting(players[(i + 1) % 4])], ended=n * 10.0 + i
+                )
+                for i in range(4)
+            ]
+            done = await asyncio.gather(*(writers[i % 3].record_match(end) for i, end in enumerate(ends)))
+            assert all(d is not None for d in done)
+        for player in players:
+            (rating,) = await archive.ratings(player.id)
+            assert rating.games == 6
+    finally:
+        for other in others:
+            await other.close()

@@ -97,6 +97,7 @@ def test_statements_are_split_whole() -> None:
         ("sqlite:///tmp/", "names no file"),
         ("sqlite:a.db?mode=ro", "query"),
         ("postgresql://", "names no host"),
+        ("postgresql:///cardavia", "names no host"),
         ("postgresql://u@h:port/db", "malformed"),
     ],
 )
@@ -118,6 +119,7 @@ def test_the_url_forms_name_their_backend(tmp_path: object) -> None:
     assert str(relative.path) == "archive.db"
     assert isinstance(open_archive("postgresql://u@localhost:5433/cardavia"), PostgresArchive)
     assert isinstance(open_archive("postgres://u@localhost/cardavia"), PostgresArchive)
+    assert isinstance(open_archive("postgresql://u@/cardavia?host=/run/postgresql"), PostgresArchive)
 
 
 async def test_two_archives_migrating_one_fresh_database_at_once_both_open(archive_url: str) -> None:
