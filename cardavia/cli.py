@@ -307,6 +307,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from cardavia.server.app import CardaviaServer
     from cardavia.server.config import CLUSTER_SCHEMES, ServerConfig, SettingError, settings
+    from cardavia.server.store.base import SchemaTooNew, StorageUnavailable
 
     try:
         config = ServerConfig.from_env(**{name: getattr(args, name) for name in settings()})
@@ -325,6 +326,11 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     try:
         asyncio.run(CardaviaServer(config).serve_forever())
+    except (StorageUnavailable, SchemaTooNew) as exc:  # the database cannot be reached, or is too new
+        given = _option("database_url") if args.database_url is not None else "CARDAVIA_DATABASE_URL"
+        why = (str(exc).splitlines() or [type(exc).__name__])[0]
+        print(f"cardavia serve: {given}: the database cannot be opened: {why}", file=sys.stderr)
+        return 2
     except OSError as exc:
         if exc.errno not in {errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES}:
             raise
