@@ -135,6 +135,10 @@ class LocalCluster:
         self.host = host
         self.redis_url = redis_url
         self.records_dir = Path(records_dir)
+        shared_file = self.records_dir.resolve() / "cardavia.db"
+        self.database_url = self.config.database_url or f"sqlite:///{shared_file}"
+        """Every node's archive: the one chosen (CARDAVIA_DATABASE_URL), else one SQLite file that
+        the nodes on this machine share, so a record or a profile is found from any of them."""
         self.log_dir = log_dir
         ports = [free_port(host) for _ in range(nodes)] if port == 0 else list(range(port, port + nodes))
         self.specs = [NodeSpec(f"node-{i + 1}", host, p) for i, p in enumerate(ports)]
@@ -172,6 +176,7 @@ class LocalCluster:
             ENV_PREFIX + "PUBLIC_URL": spec.public_url,
             ENV_PREFIX + "REDIS_URL": self.redis_url,
             ENV_PREFIX + "RECORDS_DIR": str(self.records_dir),
+            ENV_PREFIX + "DATABASE_URL": self.database_url,
         }
 
     async def start(self) -> None:

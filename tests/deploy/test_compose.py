@@ -194,7 +194,8 @@ def test_the_local_cluster_sets_the_same_variables_as_the_compose_nodes(
 def test_every_variable_has_a_default_and_every_setting_a_value(compose: dict[str, Any]) -> None:
     text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     variables = {m[1]: m[2] for m in VARIABLE.finditer(text)}
-    assert variables == {"REDIS_PASSWORD": "cardavia-local"}  # documented at the top and in deploy/README.md
+    # documented at the top and in deploy/README.md
+    assert variables == {"REDIS_PASSWORD": "cardavia-local", "POSTGRES_PASSWORD": "cardavia-local"}
     assert "${" not in yaml.safe_dump(compose)
 
 
@@ -207,6 +208,25 @@ def test_redis_asks_for_the_password_the_nodes_give(compose: dict[str, Any]) -> 
         assert redis["environment"]["REDISCLI_AUTH"] == password  # the health check's redis-cli
         for service in _nodes({"services": services}).values():
             assert urlsplit(ServerConfig.from_env(_environment(service)).redis_url).password == password
+
+
+def test_every_node_shares_the_postgresql_that_asks_for_the_password_they_give(
+    compose: dict[str, Any],
+) -> None:
+    for environment in ({}, {"POSTGRES_PASSWORD": "s3cret-from-the-environment"}):
+        services = _interpolated(_raw(), environment)["services"]
+        postgres = services["postgres"]
+        password = environment.get("POSTGRES_PASSWORD", "cardavia-local")
+        assert postgres["environment"]["POSTGRES_PASSWORD"] == password
+        for profile in (None, PROFILE):
+            for service in _nodes({"services": services}, profile).values():
+                url = urlsplit(ServerConfig.from_env(_environment(service)).database_url)
+                assert url.scheme == "postgresql"
+                assert url.hostname == "postgres"
+                assert url.password == password
+                assert url.path == "/" + postgres["environment"]["POSTGRES_DB"]
+                assert service["depends_on"]["postgres"] == {"condition": "service_healthy"}
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in compose["services"]["postgres"]["volumes"])
 
 
 def test_redis_refuses_writes_when_full_instead_of_evicting_the_lobby(compose: dict[str, Any]) -> None:
@@ -343,4 +363,7 @@ def test_the_clusters_nodes_share_a_lobby_on_it_once_it_is_formed(compose: dict[
             assert {
                 name: services[name]["environment"]["REDISCLI_AUTH"] for name in redis_nodes
             } == dict.fromkeys(redis_nodes, password)
-            assert service["depends_on"] == {create: {"condition": "service_completed_successfully"}}
+            assert service["depends_on"] == {
+                create: {"condition": "service_completed_successfully"},
+                "postgres": {"condition": "service_healthy"},
+            }

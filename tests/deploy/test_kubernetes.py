@@ -226,7 +226,9 @@ def test_the_database_is_a_secret_url_in_the_base_and_a_guarded_persistent_state
     built: dict[str, list[Manifest]], overlay: list[Manifest]
 ) -> None:
     _, container = _server(built["base"])
-    (ref,) = [e["valueFrom"]["secretKeyRef"] for e in container["env"] if e["name"] == "CARDAVIA_DATABASE_URL"]
+    (ref,) = [
+        e["valueFrom"]["secretKeyRef"] for e in container["env"] if e["name"] == "CARDAVIA_DATABASE_URL"
+    ]
     assert ref == {"name": "cardavia-database", "key": "url"}
     postgres = _get(overlay, "StatefulSet", "postgres")
     (server,) = postgres["spec"]["template"]["spec"]["containers"]
@@ -240,10 +242,12 @@ def test_the_database_is_a_secret_url_in_the_base_and_a_guarded_persistent_state
     for index in range(_server(overlay)[0]["spec"]["replicas"]):
         config = ServerConfig.from_env(cardavia_variables(_pod_environment(overlay, f"cardavia-{index}")))
         url = urlsplit(config.database_url)
-        assert url.scheme == "postgresql" and url.password == password
+        assert url.scheme == "postgresql"
+        assert url.password == password
         assert url.hostname == _get(overlay, "Service", "postgres")["metadata"]["name"]
     policy = _get(overlay, "NetworkPolicy", "postgres")["spec"]
-    assert policy["podSelector"]["matchLabels"].items() <= postgres["spec"]["template"]["metadata"]["labels"].items()
+    labels = postgres["spec"]["template"]["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= labels.items()
     (rule,) = policy["ingress"]
     (source,) = rule["from"]
     assert source["podSelector"]["matchLabels"]["app.kubernetes.io/component"] == "server"
@@ -323,7 +327,7 @@ def on_cluster(built: dict[str, list[Manifest]]) -> list[Manifest]:
 
 def _cluster(docs: list[Manifest]) -> tuple[Manifest, Manifest, Manifest]:
     """The Redis Cluster's StatefulSet, its container and its headless Service."""
-    (statefulset,) = [d for d in docs if d["kind"] == "StatefulSet" and d["metadata"]["name"] != "cardavia"]
+    statefulset = _get(docs, "StatefulSet", "redis-cluster")
     (container,) = statefulset["spec"]["template"]["spec"]["containers"]
     return statefulset, container, _get(docs, "Service", statefulset["spec"]["serviceName"])
 
