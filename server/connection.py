@@ -60,6 +60,8 @@ class Connection:
         self.token_hash = ""
         self.name = ""
         self.lang = "en"
+        self.player: m.PlayerInfo | None = None
+        """The profile this connection's session holds (from hello's player key), or None."""
         self.room: Room | None = None
         self.seat: int | None = None
         self.created: set[str] = set()

@@ -33,6 +33,10 @@ ABUSE_CODES = frozenset(
 room ids or codes that name no room (so one connection cannot go on guessing private codes)."""
 
 
+STORAGE_RETRY_SECONDS = 5.0
+"""What ``storage_unavailable`` asks a client to wait before it asks again."""
+
+
 class ErrorReplies:
     """The ``error`` messages the node sends, each counted by its code (``cardavia_errors_total``)."""
 
@@ -52,6 +56,13 @@ class ErrorReplies:
         """Answer request ``rid`` of ``conn`` with an error."""
         self._shared.metrics.errors.labels(code).inc()
         conn.send(m.Error(id=rid, code=code, message=message, reason=reason, retry_after=retry_after))
+
+    def storage_unavailable(self, conn: Connection, rid: int | None) -> None:
+        """Tell ``conn`` that the archive's database does not answer now: what it asked for needs
+        it; ``retry_after`` is the pause after which the node tries the database again."""
+        retry = STORAGE_RETRY_SECONDS
+        message = f"the database of profiles, ratings and records is not reachable; retry in {retry:g} s"
+        self.send(conn, rid, "storage_unavailable", message, retry_after=retry)
 
     def room_moving(self, conn: Connection, rid: int, room: str) -> None:
         """Tell ``conn`` that ``room``'s node is gone (``node_unavailable``): ``retry_after`` covers
