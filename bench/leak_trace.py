@@ -90,8 +90,9 @@ class TracedNode(Node):
         timers and tasks: found by walking, so tables added later are covered too."""
         sizes: dict[str, int] = {}
         server = self.server
-        owners = {"server": server, "lobby": server.lobby, "archiver": server.archiver, "runner": server.runner,
-                  "metrics": server.metrics, "nodes": server.node_keeper}  # fmt: skip
+        owners = {"server": server, "lobby": server.lobby, "archiver": server.archiver,
+                  "runner": server.runner, "metrics": server.metrics,
+                  "nodes": server.node_keeper}  # fmt: skip
         for name, owner in owners.items():
             for attr, value in _attributes(owner).items():
                 if isinstance(value, dict | list | set | frozenset | collections.deque):

@@ -35,12 +35,14 @@ from cardavia.server.limits import AddressLimits
 from cardavia.server.lobby import LobbyStore
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
+from cardavia.server.profiles import ProfileHandlers
 from cardavia.server.replays import Replays
 from cardavia.server.requests import ErrorReplies, RequestLoop
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
-from cardavia.server.services import Background, NodeServices, make_lobby
+from cardavia.server.services import Background, NodeServices, make_archive, make_lobby
 from cardavia.server.sessions import SessionKeeper
+from cardavia.server.store import Archive
 from cardavia.server.web_assets import WebAssets
 from cardavia.server.wire import Listener
 
@@ -54,8 +56,11 @@ class CardaviaServer:
     """One node: construct it with its configuration (and a lobby to share, in tests), then
     ``serve_forever`` (the command line) or ``start`` and ``shutdown`` (tests, embedding)."""
 
-    def __init__(self, config: ServerConfig, lobby: LobbyStore | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, lobby: LobbyStore | None = None, archive: Archive | None = None
+    ) -> None:
         self.lobby = lobby or make_lobby(config)
+        self.archive = archive or make_archive(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
         self.archiver = MatchArchiver(self.archive, keep_days=config.records_keep_days)
@@ -63,9 +68,12 @@ class CardaviaServer:
             max_connections=config.max_connections_per_ip,
             sessions_per_minute=config.sessions_per_minute,
             lookups_per_minute=config.failed_lookups_per_minute,
+            codes_per_minute=config.transfer_codes_per_minute,
         )
         self._background = Background()
-        shared = self.shared = NodeServices(config, self.lobby, self.limits, self.metrics, self._background)
+        shared = self.shared = NodeServices(
+            config, self.lobby, self.limits, self.metrics, self._background, self.archive
+        )
         self._server: Listener | None = None
         self._stopping = asyncio.Event()
         self._port = config.port
@@ -77,6 +85,7 @@ class CardaviaServer:
         self.archiver.on_ratings = rooms.push_ratings
         self.replays = Replays(self.archiver, self.runner, concurrent=max(1, config.bot_workers))
         replies = ErrorReplies(shared)
+        self.profiles = ProfileHandlers(shared, sessions=sessions)
         self.handlers = RequestHandlers(
             shared,
             archiver=self.archiver,
@@ -84,6 +93,7 @@ class CardaviaServer:
             sessions=sessions,
             rooms=rooms,
             replies=replies,
+            profiles=self.profiles,
         )
         self.handshake = Handshake(shared, sessions=sessions, rooms=rooms.rooms, replies=replies)
         self.requests = RequestLoop(
@@ -135,6 +145,7 @@ class CardaviaServer:
         so nobody meets a room of its that is not there yet.
         """
         self.config.records_path().mkdir(parents=True, exist_ok=True)
+        await self.archive.open()  # StorageUnavailable: no node without its database (exit 2)
         self._server = Listener(
             self.front_door,
             max_size=max(65536, self.config.max_frame * 4),
@@ -145,6 +156,7 @@ class CardaviaServer:
         self.archiver.start()  # before any room is reclaimed: a finished one submits its end
         self.spawn(self.node_keeper.heartbeat())
         self.spawn(self.session_keeper.close_idle())
+        self.spawn(self.shared.watch_storage())
         await self.node_keeper.reclaim_own_rooms()
         await self._server.start_serving()
         return self._server
@@ -197,6 +209,7 @@ class CardaviaServer:
         await self.archiver.drain(timeout=DRAIN_SECONDS)
         await self.archiver.close()
         self.runner.close()
+        await self.archive.close()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -225,6 +238,7 @@ class CardaviaServer:
             "rooms": len(rooms),
             "connections": len(self.connections),
             "sessions": len(self.sessions),
+            "players": self.session_keeper.players,
             "spectators": sum(len(r.spectators) for r in rooms),
             "room_tasks": sum(r.task_count() for r in rooms),
             "background_tasks": len(self._background),

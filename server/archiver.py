@@ -35,6 +35,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import astuple
 from typing import Any
 
 from cardavia.games.ratings import Rating
@@ -224,7 +225,7 @@ def end_to_data(end: MatchEnd) -> dict[str, Any]:
             "name": seat.name,
             "player": seat.player,
             "bot_level": seat.bot_level,
-            "fixed": None if seat.fixed is None else [seat.fixed.rating, seat.fixed.deviation, seat.fixed.volatility],
+            "fixed": None if seat.fixed is None else list(astuple(seat.fixed)),
         }
         for seat in end.seats
     ]

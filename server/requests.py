@@ -22,7 +22,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import CLOSE_POLICY, Connection
-from cardavia.server.services import NodeServices
+from cardavia.server.services import STORAGE_RETRY_SECONDS, NodeServices
 
 log = logging.getLogger("cardavia.server")
 
@@ -31,10 +31,6 @@ ABUSE_CODES = frozenset(
 )
 """Errors that count toward a connection's ``abuse_limit``: malformed or excessive requests, and
 room ids or codes that name no room (so one connection cannot go on guessing private codes)."""
-
-
-STORAGE_RETRY_SECONDS = 5.0
-"""What ``storage_unavailable`` asks a client to wait before it asks again."""
 
 
 class ErrorReplies:
@@ -56,13 +52,6 @@ class ErrorReplies:
         """Answer request ``rid`` of ``conn`` with an error."""
         self._shared.metrics.errors.labels(code).inc()
         conn.send(m.Error(id=rid, code=code, message=message, reason=reason, retry_after=retry_after))
-
-    def storage_unavailable(self, conn: Connection, rid: int | None) -> None:
-        """Tell ``conn`` that the archive's database does not answer now: what it asked for needs
-        it; ``retry_after`` is the pause after which the node tries the database again."""
-        retry = STORAGE_RETRY_SECONDS
-        message = f"the database of profiles, ratings and records is not reachable; retry in {retry:g} s"
-        self.send(conn, rid, "storage_unavailable", message, retry_after=retry)
 
     def room_moving(self, conn: Connection, rid: int, room: str) -> None:
         """Tell ``conn`` that ``room``'s node is gone (``node_unavailable``): ``retry_after`` covers
@@ -113,7 +102,11 @@ class RequestLoop:
             code = exc.reason if exc.reason in ("not_your_turn", "game_over") else "illegal_action"
             self._replies.send(conn, rid, code, exc.message, exc.reason)
         except CardaviaError as exc:
-            self._replies.send(conn, rid, exc.code, exc.message)
+            retry_after = None
+            if exc.code == "storage_unavailable":  # the archive's database is away: ask again later
+                self._shared.storage_failed()
+                retry_after = STORAGE_RETRY_SECONDS
+            self._replies.send(conn, rid, exc.code, exc.message, retry_after=retry_after)
             if exc.code == "unknown_room":  # a guessed code or id: counted per address as well
                 self._shared.limits.failed_lookup(conn.address)
             if exc.code in ABUSE_CODES:

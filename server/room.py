@@ -559,12 +559,12 @@ class Room:
                 seat["bot"],
                 seat.get("player"),
             )
-        self.players = [seat.get("player") for seat in header["seats"]]
-        self.unarchived = {end["record_id"]: end for end in header.get("unarchived", [])}
             if slot.kind == "bot":
                 slot.bot = self._make_bot(
                     self.entry.game, slot.bot_id or "basic", f"{header['seed']}/restored"
                 )
+        self.players = [seat.get("player") for seat in header["seats"]]
+        self.unarchived = {end["record_id"]: end for end in header.get("unarchived", [])}
         self.matches = int(header.get("matches", 0))
         self.entry.extra["seed"] = header["seed"]
         state = self.game.new(header["options"], header["seed"])

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cardavia.bots.base import Bot
-from cardavia.bots.registry import levels_for
 from cardavia.bots.ratings import bot_rating
+from cardavia.bots.registry import levels_for
 from cardavia.bots.registry import make_bot as registered_bot
 from cardavia.games.registry import get_game
 from cardavia.games.traditions import default_tradition, get_tradition
@@ -96,6 +96,7 @@ class RoomKeeper:
         turn_seconds: float | None,
         fill_after: float | None = None,
         rated: bool = False,
+        rating: float | None = None,
     ) -> Room:
         """A room on this node, created by ``conn`` and listed in the lobby; refuses what it may not ask."""
         if rated and conn.player is None:
@@ -134,6 +135,7 @@ class RoomKeeper:
             turn_seconds=self._turn_seconds(turn_seconds, public),
             fill_after=fill_after,
             rated=rated,
+            rating=rating,
         )
         room = self.make_room(entry)
         await self._shared.lobby.create_room(entry)
@@ -186,7 +188,7 @@ class RoomKeeper:
                 log.exception("event=unarchived_end_unreadable room=%s record=%s", room.id, record_id)
                 room.unarchived.pop(record_id, None)
                 continue
-            self._archiver.submit(end, archived=lambda rid=record_id: self._archived(room, rid))
+            self._archiver.submit(end, archived=self._when_archived(room, record_id))
 
     def _turn_seconds(self, asked: float | None, public: bool) -> float | None:
         """The creator's timer; else the server default for public rooms; private rooms: off."""
@@ -248,7 +250,7 @@ class RoomKeeper:
         record_id = f"{room.id}-{room.matches}"
         end = self.match_end(room, record_id, record)
         room.unarchived[record_id] = end_to_data(end)
-        self._archiver.submit(end, archived=lambda: self._archived(room, record_id))
+        self._archiver.submit(end, archived=self._when_archived(room, record_id))
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
         self._shared.spawn(self._shared.lobby.set_state(room.id, "finished"))
         asyncio.get_running_loop().call_soon(self.close_if_abandoned, room)
@@ -258,13 +260,16 @@ class RoomKeeper:
         """What the archive keeps of a finished match: its record, and each seat's name, profile
         (fixed at the match's start) and, for a built-in bot, its published fixed rating. A seat
         whose player left before the match began (a rematch) is its stand-in bot's."""
-        assert room.state is not None and room.state.result is not None
+        assert room.state is not None
+        assert room.state.result is not None
         game = room.entry.game
         seats = []
         for slot, player in zip(room.seats, room.players, strict=True):
             if slot.kind == "bot" or (slot.kind == "human" and player is None and room.entry.rated):
                 level = _rated_level(game, slot.bot_id if slot.kind == "bot" else "basic")
-                seats.append(SeatEnd(name=slot.name, player=None, bot_level=level, fixed=bot_rating(game, level)))
+                seats.append(
+                    SeatEnd(name=slot.name, player=None, bot_level=level, fixed=bot_rating(game, level))
+                )
             else:
                 seats.append(SeatEnd(name=slot.name, player=player, bot_level=None, fixed=None))
         result = room.state.result
@@ -278,6 +283,9 @@ class RoomKeeper:
             winner=result.winner,
             record=record,
         )
+
+    def _when_archived(self, room: Room, record_id: str) -> Callable[[], None]:
+        return lambda: self._archived(room, record_id)
 
     def _archived(self, room: Room, record_id: str) -> None:
         """The archive has ``record_id``: the room keeps it no longer, and a room closed here

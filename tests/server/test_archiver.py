@@ -32,7 +32,9 @@ def _record(seed: str) -> dict[str, Any]:
     return record
 
 
-def _end(record_id: str, *, player: str | None = None, rated: bool = False, ended: float | None = None) -> MatchEnd:
+def _end(
+    record_id: str, *, player: str | None = None, rated: bool = False, ended: float | None = None
+) -> MatchEnd:
     record = _record(record_id)
     result = record["result"]
     return MatchEnd(
@@ -42,7 +44,9 @@ def _end(record_id: str, *, player: str | None = None, rated: bool = False, ende
         ended=time.time() if ended is None else ended,
         seats=[
             SeatEnd(name="Anna", player=player, bot_level=None, fixed=None),
-            SeatEnd(name="Bot 2 (basic)", player=None, bot_level="basic", fixed=bot_rating("briscola", "basic")),
+            SeatEnd(
+                name="Bot 2 (basic)", player=None, bot_level="basic", fixed=bot_rating("briscola", "basic")
+            ),
         ],
         scores=list(result["scores"]),
         winner=result["winner"],
@@ -106,7 +110,8 @@ async def test_while_the_database_is_away_match_ends_wait_and_none_is_lost(
     assert [await archiver.load_record(e.record_id) for e in ends] == [e.record for e in ends]
     away.back()
     assert await archiver.drain(timeout=15)
-    assert archiver.pending == 0 and archiver.failures == 0
+    assert archiver.pending == 0
+    assert archiver.failures == 0
     assert [await archive.load_record(e.record_id) for e in ends] == [e.record for e in ends]
     await archiver.close()
 
@@ -126,10 +131,13 @@ async def test_a_rated_end_changes_the_rating_once_and_is_pushed_once(archive: A
     [(record_id, changes)] = pushed
     assert record_id == "r-cccc-1"
     [change] = changes
-    assert change.player == anna.id and change.seat == 0 and change.game == "briscola"
+    assert change.player == anna.id
+    assert change.seat == 0
+    assert change.game == "briscola"
     assert change.after.games == change.before.games + 1 == 1
     [rating] = await archive.ratings(anna.id)
-    assert rating.games == 1 and rating.rating == change.after.rating
+    assert rating.games == 1
+    assert rating.rating == change.after.rating
     await archiver.close()
 
 
