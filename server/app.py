@@ -83,7 +83,12 @@ class CardaviaServer:
             shared, runner=self.runner, archiver=self.archiver, sessions=sessions
         )
         self.archiver.on_ratings = rooms.push_ratings
-        self.replays = Replays(self.archiver, self.runner, concurrent=max(1, config.bot_workers))
+        self.replays = Replays(
+            self.archiver,
+            self.runner,
+            concurrent=max(1, config.bot_workers),
+            budget=config.analysis_budget or None,
+        )
         replies = ErrorReplies(shared)
         self.profiles = ProfileHandlers(shared, sessions=sessions)
         self.handlers = RequestHandlers(

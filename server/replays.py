@@ -51,17 +51,22 @@ def human_seats(record: dict[str, Any]) -> list[int]:
     return [i for i, seat in enumerate(seats) if isinstance(seat, dict) and seat.get("kind") == "human"]
 
 
-def analyse_record(record: dict[str, Any]) -> list[Any]:
+def analyse_record(record: dict[str, Any], budget: int | None) -> list[Any]:
     """``bots.analysis.analyse`` for the record's human seats (run in a worker)."""
-    return list(analyse(record, human_seats(record)))
+    return list(analyse(record, human_seats(record), budget=budget))
 
 
 class Replays:
     """Builds ``replay`` messages; caches each match's analysis in the archive."""
 
-    def __init__(self, archiver: MatchArchiver, runner: BotRunner, *, concurrent: int = 1) -> None:
+    def __init__(
+        self, archiver: MatchArchiver, runner: BotRunner, *, concurrent: int = 1, budget: int | None = None
+    ) -> None:
         self._archiver = archiver
         self._runner = runner
+        self.budget = budget
+        """The strong bot's iterations per analysed move (None: its default for the game, a few
+        seconds of one worker per match; tests give less)."""
         self._analysing: dict[str, asyncio.Future[list[Any]]] = {}
         """Analyses under way, by record id: a second request for one waits for the first."""
         self._slots = asyncio.Semaphore(max(1, concurrent))
@@ -95,7 +100,7 @@ class Replays:
         self._analysing[record_id] = future
         try:
             async with self._slots:
-                result = await self._runner.run(analyse_record, record)
+                result = await self._runner.run(analyse_record, record, self.budget)
             self.analysed += 1
             future.set_result(result)
         except asyncio.CancelledError:
