@@ -296,21 +296,16 @@ class RoomKeeper:
 
     def push_ratings(self, end: MatchEnd, changes: list[RatingChange]) -> None:
         """Tell each profile whose rating the match changed, on every connection it has here."""
-        by_player = {change.player: change for change in changes}
-        for conn in list(self._sessions.live.values()):
-            player = conn.player.id if conn.player is not None else None
-            change = by_player.get(player) if player is not None else None
-            if change is None:
-                continue
-            conn.send(
-                m.RatingChange(
-                    record=end.record_id,
-                    game=change.game,  # type: ignore[arg-type]
-                    before=round(change.before.rating),
-                    after=round(change.after.rating),
-                    deviation=round(change.after.deviation),
-                )
+        for change in changes:
+            message = m.RatingChange(
+                record=end.record_id,
+                game=change.game,  # type: ignore[arg-type]
+                before=round(change.before.rating),
+                after=round(change.after.rating),
+                deviation=round(change.after.deviation),
             )
+            for conn in self._sessions.of_player(change.player):
+                conn.send(message)
 
 
 def _rated_level(game: str, level: str | None) -> str:
