@@ -38,6 +38,11 @@ MAX_DEVIATION = START_DEVIATION
 """A deviation never grows past an unrated player's: absence makes a rating less certain,
 never less certain than knowing nothing."""
 
+PROVISIONAL_DEVIATION = 110.0
+"""Above this deviation a rating is provisional: shown with a mark (``1500?``), since it is
+still more guess than measure. A newcomer leaves it after about ten rated matches against
+opponents near their strength (lichess draws the line at the same place)."""
+
 CONVERGENCE = 1e-6
 """The paper's epsilon for the volatility iteration."""
 
@@ -49,6 +54,11 @@ class Rating:
     rating: float = START_RATING
     deviation: float = START_DEVIATION  # RD
     volatility: float = START_VOLATILITY
+
+
+def provisional(rating: Rating) -> bool:
+    """Whether ``rating`` is still provisional (its deviation above ``PROVISIONAL_DEVIATION``)."""
+    return rating.deviation > PROVISIONAL_DEVIATION
 
 
 def _check_rating(r: Rating, what: str) -> None:

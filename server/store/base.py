@@ -300,10 +300,21 @@ def check_hash(value: str, what: str) -> None:
         raise ValueError(f"{what} must be the sha256 hex digest of the secret")
 
 
+def check_text(*values: str | None) -> None:
+    """Ids and names as both backends keep them alike: ``ValueError`` for one that is not a
+    string, holds a NUL character (PostgreSQL's text refuses it; SQLite would keep it) or is
+    longer than 200 characters. None passes (an absent cursor)."""
+    for value in values:
+        if value is None:
+            continue
+        if not isinstance(value, str) or "\x00" in value or len(value) > RECORD_ID_LENGTH:
+            raise ValueError(f"not an id or name the store keeps: {value!r:.80}")
+
+
 def check_name(name: str) -> None:
     """The store's own guard; the protocol's text rules checked the name before it came here."""
-    if not isinstance(name, str) or not name or len(name) > 64:
-        raise ValueError("a profile's name is 1 to 64 characters")
+    if not isinstance(name, str) or not name or len(name) > 64 or "\x00" in name:
+        raise ValueError("a profile's name is 1 to 64 characters, without NUL")
 
 
 def check_limit(limit: int, most: int = 1000) -> None:
@@ -315,6 +326,7 @@ def check_end(end: MatchEnd) -> None:
     """A match end the store can write, or ``ValueError`` naming what is wrong with it."""
     if not isinstance(end.record_id, str) or not 0 < len(end.record_id) <= RECORD_ID_LENGTH:
         raise ValueError("a record id is 1 to 200 characters")
+    check_text(end.record_id, end.game, *(t for s in end.seats for t in (s.name, s.player, s.bot_level)))
     if not end.seats:
         raise ValueError("a match has seats")
     if len(end.scores) != len(end.seats):

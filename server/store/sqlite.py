@@ -45,6 +45,7 @@ from cardavia.server.store.base import (
     check_hash,
     check_limit,
     check_name,
+    check_text,
     dumps,
     history_entry,
     new_player_id,
@@ -208,11 +209,13 @@ class SqliteArchive(Archive):
         return self._player(row) if row else None
 
     async def player(self, player_id: str) -> Player | None:
+        check_text(player_id)
         async with self._transaction() as db:
             row = await self._one(db, "SELECT * FROM players WHERE id = ?", (player_id,))
         return self._player(row) if row else None
 
     async def add_key(self, player_id: str, key_hash: str) -> None:
+        check_text(player_id)
         check_hash(key_hash, "a key hash")
         async with self._transaction(write=True) as db:
             if await self._one(db, "SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
@@ -223,6 +226,7 @@ class SqliteArchive(Archive):
             )
 
     async def rename_player(self, player_id: str, name: str) -> Player | None:
+        check_text(player_id)
         check_name(name)
         async with self._transaction(write=True) as db:
             await db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
@@ -230,6 +234,7 @@ class SqliteArchive(Archive):
         return self._player(row) if row else None
 
     async def delete_player(self, player_id: str) -> bool:
+        check_text(player_id)
         async with self._transaction(write=True) as db:
             if await self._one(db, "SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
                 return False
@@ -252,6 +257,7 @@ class SqliteArchive(Archive):
         return True
 
     async def put_transfer_code(self, player_id: str, code_hash: str, expires: float) -> None:
+        check_text(player_id)
         check_hash(code_hash, "a code hash")
         async with self._transaction(write=True) as db:
             if await self._one(db, "SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
@@ -351,6 +357,7 @@ class SqliteArchive(Archive):
         return changes
 
     async def load_record(self, record_id: str) -> dict[str, Any] | None:
+        check_text(record_id)
         async with self._transaction() as db:
             row = await self._one(db, "SELECT record FROM matches WHERE record_id = ?", (record_id,))
         if row is None:
@@ -361,6 +368,7 @@ class SqliteArchive(Archive):
     async def history(
         self, player_id: str, *, limit: int = 20, before: str | None = None
     ) -> list[HistoryEntry]:
+        check_text(player_id, before)
         check_limit(limit)
         select = (
             "SELECT s.record_id, s.seat, s.rating_before, s.rating_after, m.game, m.rated, m.ended, "
@@ -383,11 +391,13 @@ class SqliteArchive(Archive):
         return [history_entry(dict(r)) for r in rows]
 
     async def ratings(self, player_id: str) -> list[GameRating]:
+        check_text(player_id)
         async with self._transaction() as db:
             rows = await self._all(db, "SELECT * FROM ratings WHERE player = ? ORDER BY game", (player_id,))
         return [GameRating(r["game"], r["rating"], r["deviation"], r["volatility"], r["games"]) for r in rows]
 
     async def leaderboard(self, game: str, *, limit: int = 20) -> list[Standing]:
+        check_text(game)
         check_limit(limit)
         async with self._transaction() as db:
             rows = await self._all(
@@ -402,6 +412,7 @@ class SqliteArchive(Archive):
         ]
 
     async def standing(self, player_id: str, game: str) -> Standing | None:
+        check_text(player_id, game)
         async with self._transaction() as db:
             r = await self._one(
                 db,
@@ -423,6 +434,7 @@ class SqliteArchive(Archive):
         )
 
     async def load_analysis(self, record_id: str) -> list[Any] | None:
+        check_text(record_id)
         async with self._transaction() as db:
             row = await self._one(db, "SELECT analysis FROM matches WHERE record_id = ?", (record_id,))
         if row is None or row["analysis"] is None:
@@ -431,6 +443,7 @@ class SqliteArchive(Archive):
         return analysis
 
     async def save_analysis(self, record_id: str, analysis: list[Any]) -> None:
+        check_text(record_id)
         if not isinstance(analysis, list):
             raise ValueError("an analysis is a list, one entry per recorded action")
         text = dumps(analysis)

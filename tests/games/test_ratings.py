@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardavia.games.errors import UnknownGameError
-from cardavia.games.ratings import MAX_DEVIATION, Rating, match_ratings, pairwise, rate
+from cardavia.games.ratings import MAX_DEVIATION, Rating, match_ratings, pairwise, provisional, rate
 
 # Glickman, "Example of the Glicko-2 system", the worked example.
 PLAYER = Rating(1500.0, 200.0, 0.06)
@@ -65,6 +65,16 @@ def test_bad_input_is_refused_with_a_reason(
 ) -> None:
     with pytest.raises(ValueError, match=words):
         rate(player, games, tau=tau)
+
+
+def test_a_newcomer_is_provisional_for_about_ten_games_near_their_strength() -> None:
+    rating, games = Rating(), 0
+    while provisional(rating):
+        opponent = Rating(rating.rating, 80.0)
+        rating = rate(rating, [(opponent, float(games % 2))])
+        games += 1
+    assert 8 <= games <= 16
+    assert not provisional(Rating(1500.0, 110.0))
 
 
 def test_two_seat_games_compare_once_by_the_winner() -> None:

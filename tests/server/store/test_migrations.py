@@ -104,3 +104,17 @@ def test_a_malformed_url_is_one_line_naming_the_problem(url: str, problem: str) 
     with pytest.raises(ValueError, match=problem) as refused:
         open_archive(url)
     assert "\n" not in str(refused.value)
+
+
+def test_the_url_forms_name_their_backend(tmp_path: object) -> None:
+    from cardavia.server.store.postgres import PostgresArchive
+    from cardavia.server.store.sqlite import SqliteArchive
+
+    absolute = open_archive("sqlite:///var/lib/cardavia/archive.db")
+    assert isinstance(absolute, SqliteArchive)
+    assert str(absolute.path) == "/var/lib/cardavia/archive.db"
+    relative = open_archive("sqlite:archive.db")
+    assert isinstance(relative, SqliteArchive)
+    assert str(relative.path) == "archive.db"
+    assert isinstance(open_archive("postgresql://u@localhost:5433/cardavia"), PostgresArchive)
+    assert isinstance(open_archive("postgres://u@localhost/cardavia"), PostgresArchive)

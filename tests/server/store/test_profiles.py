@@ -150,3 +150,26 @@ async def test_a_code_taken_at_once_from_two_archives_has_one_winner(
             assert got.count(None) == 4
     finally:
         await other.close()
+
+
+async def test_hostile_ids_find_nothing_or_are_refused_alike(archive: Archive) -> None:
+    ada = await archive.create_player("Ada", new_hash())
+    for probe in ("' OR '1'='1", "p-%", "*", ada.id.upper(), " " + ada.id):
+        assert await archive.player(probe) is None
+        assert await archive.history(probe) == []
+        assert await archive.load_record(probe) is None
+        assert await archive.standing(probe, "scopa") is None
+        assert await archive.rename_player(probe, "Eve") is None
+        assert await archive.delete_player(probe) is False
+    for bad in ("p-\x00", "x" * 201, 7, b"p-1"):
+        with pytest.raises(ValueError, match="not an id"):
+            await archive.player(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="not an id"):
+            await archive.history(ada.id, before=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="not an id"):
+            await archive.leaderboard(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="not an id"):
+            await archive.load_record(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NUL"):
+        await archive.rename_player(ada.id, "Ada\x00")
+    assert await archive.player(ada.id) == ada
