@@ -13,10 +13,12 @@ import pytest
 from cardavia.bots.ratings import bot_rating
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
+from cardavia.server.store import MatchEnd, RatingChange, StorageUnavailable
 from tests.support.clients import Client, client
 from tests.support.nodes import node_url, two_nodes
 from tests.support.postgres import fresh_database
 from tests.support.servers import server_config
+from tests.support.waiting import wait_until
 
 
 async def _with_profile(url: str, name: str = "Anna") -> tuple[Client, m.Profile]:
@@ -150,3 +152,77 @@ async def test_any_node_serves_the_record_of_a_match_another_node_finished(
         history: m.History = await bo.expect(m.History)
         assert [e.record for e in history.matches] == [result.record]
         assert not b.rooms  # node b never ran the match
+
+
+class Away:
+    """The archive's database does not answer ``record_match`` until ``back``."""
+
+    def __init__(self, server: CardaviaServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.tries = 0
+        self._monkeypatch = monkeypatch
+
+        async def unreachable(end: MatchEnd) -> list[RatingChange] | None:
+            self.tries += 1
+            raise StorageUnavailable("connection refused")
+
+        monkeypatch.setattr(server.archive, "record_match", unreachable)
+
+    def back(self) -> None:
+        self._monkeypatch.undo()
+
+
+async def test_a_finished_room_stays_in_the_lobby_until_the_archive_has_its_match(
+    server: CardaviaServer, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    anna, profile = await _with_profile(url)
+    away = Away(server, monkeypatch)
+    await anna.send(anna.req.play_now("briscola", "random", rated=True))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    room = snapshot.room.room
+    result = await anna.play_until_over(random.Random(12))
+    await wait_until(lambda: away.tries >= 1, "a write the database did not take")
+    await anna.send(anna.req.get_record(result.record or ""))  # served from the node's memory
+    await anna.expect(m.RecordMessage)
+    await anna.send(anna.req.leave())
+    await anna.expect(m.Left)
+    await wait_until(lambda: room not in server.rooms, "the room closed on its node")
+    assert await server.lobby.get_room(room) is not None  # an adopter could still finish it
+    journal = await server.lobby.load_match(room)
+    assert journal is not None
+    assert journal[0]["seats"][0]["player"] == profile.player.id
+    away.back()
+    change = await _after_the_result(anna, m.RatingChange)
+    assert isinstance(change, m.RatingChange)
+    assert change.record == result.record
+    await wait_until(lambda: _gone(server, room), "the room's lobby entry released")
+    assert [r.games for r in await server.archive.ratings(profile.player.id)] == [1]
+
+
+async def _gone(server: CardaviaServer, room: str) -> bool:
+    return await server.lobby.get_room(room) is None and await server.lobby.load_match(room) is None
+
+
+async def test_a_rematch_journals_the_ends_the_archive_does_not_have_yet(
+    server: CardaviaServer, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    anna, profile = await _with_profile(url)
+    away = Away(server, monkeypatch)
+    await anna.send(anna.req.play_now("briscola", "random", rated=True))
+    snapshot: m.Snapshot = await anna.expect(m.Snapshot)
+    room = snapshot.room.room
+    first = await anna.play_until_over(random.Random(13))
+    await anna.send(anna.req.rematch())
+    await anna.expect(m.Snapshot)
+    journal = await server.lobby.load_match(room)
+    assert journal is not None
+    [unarchived] = journal[0]["unarchived"]
+    assert unarchived["record_id"] == first.record
+    assert unarchived["seats"][0]["player"] == profile.player.id
+    assert unarchived["record"] == await server.archiver.load_record(first.record or "")
+    second = await anna.play_until_over(random.Random(14))
+    assert away.tries >= 1
+    away.back()
+    assert await server.archiver.drain(timeout=15)
+    history = await server.archive.history(profile.player.id)
+    assert sorted(e.record for e in history) == sorted([first.record or "", second.record or ""])
+    assert [r.games for r in await server.archive.ratings(profile.player.id)] == [2]
