@@ -29,6 +29,9 @@ MAX_CLIENT_FRAME: Final = 4096
 
 MAX_DEPTH: Final = 8
 """Deepest nesting a client message needs is 4 (act → action → list → card)."""
+MAX_SERVER_DEPTH: Final = 64
+"""Deepest nesting a client accepts from a server: a replay's ops (replay → steps → step → ops →
+seat → op → value) nest past ``MAX_DEPTH``; a hostile server's thousand-deep frame stops here."""
 
 _CLIENT: Final = TypeAdapter[ClientMessage](ClientMessage)
 _SERVER: Final = TypeAdapter[ServerMessage](ServerMessage)
@@ -96,10 +99,9 @@ def pack(data: Any) -> bytes:
 
 
 def unpack_frame(
-    frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME, *, max_depth: int | None = MAX_DEPTH
+    frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME, *, max_depth: int = MAX_DEPTH
 ) -> dict[str, Any]:
-    """The msgpack map in ``frame``, checked for size, syntax, shape and depth (``None``: not
-    checked, for what a server sends: a replay's steps nest deeper than any request may)."""
+    """The msgpack map in ``frame``, checked for size, syntax, shape and depth."""
     if isinstance(frame, str):
         raise ProtocolError("bad_frame", "send binary frames holding msgpack, not text frames")
     if max_size is not None and len(frame) > max_size:
@@ -118,7 +120,7 @@ def unpack_frame(
         raise ProtocolError("too_deep", "the frame nests too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_frame", f"a frame holds a map, not {type(data).__name__}")
-    if max_depth is not None and _depth(data, max_depth) > max_depth:
+    if _depth(data, max_depth) > max_depth:
         raise ProtocolError("too_deep", f"the message nests deeper than {max_depth} levels")
     return data
 
@@ -168,8 +170,9 @@ def decode_client(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -
 
 
 def decode_server(frame: bytes) -> ServerMessage:
-    """A validated server message (for clients); no size or depth limit on what servers send."""
-    data = unpack_frame(frame, None, max_depth=None)
+    """A validated server message (for clients); no size limit on what servers send, and a depth
+    limit of its own (``MAX_SERVER_DEPTH``)."""
+    data = unpack_frame(frame, None, max_depth=MAX_SERVER_DEPTH)
     _check_type(data, _SERVER_NAMES)
     return _validate(_SERVER, data)
 

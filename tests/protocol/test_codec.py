@@ -145,3 +145,19 @@ def test_a_client_reads_server_messages_with_fields_it_does_not_know() -> None:
     with pytest.raises(ProtocolError) as caught:
         decode_client(pack({"type": "resync", "id": 1, "mood": 3}))
     assert caught.value.code == "invalid_field"
+
+
+def test_a_client_reads_a_replay_deeper_than_any_request_but_not_a_hostile_depth() -> None:
+    from cardavia.protocol.codec import MAX_DEPTH, MAX_SERVER_DEPTH, decode_server, pack
+
+    nested: object = "7D"
+    for _ in range(MAX_DEPTH + 4):
+        nested = [nested]
+    frame = pack({"type": "record", "id": 1, "record_id": "r-1-1", "record": {"deep": nested}})
+    assert decode_server(frame).type == "record"
+    for _ in range(MAX_SERVER_DEPTH):
+        nested = [nested]
+    deep = pack({"type": "record", "id": 1, "record_id": "r-1-1", "record": {"deep": nested}})
+    with pytest.raises(ProtocolError) as refused:
+        decode_server(deep)
+    assert refused.value.code == "too_deep"
