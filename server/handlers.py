@@ -110,13 +110,13 @@ class RequestHandlers:
                 _route(m.GetRules, self._on_get_rules),
                 _route(m.GetRecord, self._on_get_record),
                 _route(m.GetReplay, self._on_get_replay),
-                _route(m.CreateProfile, profiles.create_profile),
-                _route(m.RenameProfile, profiles.rename_profile),
-                _route(m.NewTransferCode, profiles.new_transfer_code),
-                _route(m.RedeemTransferCode, profiles.redeem_transfer_code),
-                _route(m.DeleteProfile, profiles.delete_profile),
-                _route(m.GetLeaderboard, profiles.get_leaderboard),
-                _route(m.GetHistory, profiles.get_history),
+                _route(m.CreateProfile, profiles.on_create_profile),
+                _route(m.RenameProfile, profiles.on_rename_profile),
+                _route(m.NewTransferCode, profiles.on_new_transfer_code),
+                _route(m.RedeemTransferCode, profiles.on_redeem_transfer_code),
+                _route(m.DeleteProfile, profiles.on_delete_profile),
+                _route(m.GetLeaderboard, profiles.on_get_leaderboard),
+                _route(m.GetHistory, profiles.on_get_history),
             )
         )
         """Each request type's handler: every client request but ``hello`` (the handshake's).

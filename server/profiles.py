@@ -207,7 +207,7 @@ class ProfileHandlers:
         await self._sign_in(conn, None)
         raise ProtocolError("profile_required", "that profile was deleted; create a new one")
 
-    async def create_profile(self, conn: Connection, msg: m.CreateProfile) -> None:
+    async def on_create_profile(self, conn: Connection, msg: m.CreateProfile) -> None:
         if conn.player is not None:
             raise ProtocolError("profile_exists", "this session already has a profile")
         key = new_player_key()
@@ -217,7 +217,7 @@ class ProfileHandlers:
         self._shared.metrics.profiles.labels("created").inc()
         conn.send(m.Profile(id=msg.id, player=info, key=key))
 
-    async def rename_profile(self, conn: Connection, msg: m.RenameProfile) -> None:
+    async def on_rename_profile(self, conn: Connection, msg: m.RenameProfile) -> None:
         held = self._held(conn)
         player = await self._shared.archive.rename_player(held.id, msg.name)
         if player is None:
@@ -229,7 +229,7 @@ class ProfileHandlers:
         self._shared.metrics.profiles.labels("renamed").inc()
         conn.send(m.Profile(id=msg.id, player=info, key=None))
 
-    async def new_transfer_code(self, conn: Connection, msg: m.NewTransferCode) -> None:
+    async def on_new_transfer_code(self, conn: Connection, msg: m.NewTransferCode) -> None:
         held = self._held(conn)
         archive = self._shared.archive
         if await archive.player(held.id) is None:
@@ -241,7 +241,7 @@ class ProfileHandlers:
         self._shared.metrics.profiles.labels("code_issued").inc()
         conn.send(m.TransferCode(id=msg.id, code=code, expires_in=seconds))
 
-    async def redeem_transfer_code(self, conn: Connection, msg: m.RedeemTransferCode) -> None:
+    async def on_redeem_transfer_code(self, conn: Connection, msg: m.RedeemTransferCode) -> None:
         if conn.player is not None:
             raise ProtocolError("profile_exists", "this session already has a profile")
         if not self._shared.limits.code_attempt(conn.address):
@@ -262,7 +262,7 @@ class ProfileHandlers:
         self._shared.metrics.profiles.labels("code_redeemed").inc()
         conn.send(m.Profile(id=msg.id, player=info, key=key))
 
-    async def delete_profile(self, conn: Connection, msg: m.DeleteProfile) -> None:
+    async def on_delete_profile(self, conn: Connection, msg: m.DeleteProfile) -> None:
         held = self._held(conn)
         await self._shared.archive.delete_player(held.id)
         for other in self._sessions.of_player(held.id):
@@ -273,14 +273,14 @@ class ProfileHandlers:
         conn.send(m.ProfileDeleted(id=msg.id))
 
     # ------------------------------------------------------------------ looking players up
-    async def get_leaderboard(self, conn: Connection, msg: m.GetLeaderboard) -> None:
+    async def on_get_leaderboard(self, conn: Connection, msg: m.GetLeaderboard) -> None:
         archive = self._shared.archive
         profiles = await archive.leaderboard(msg.game, limit=msg.limit)
         me = await archive.standing(conn.player.id, msg.game) if conn.player is not None else None
         top, mine = merged_leaderboard(profiles, bot_standings(msg.game), msg.limit, me)
         conn.send(m.Leaderboard(id=msg.id, game=msg.game, top=top, me=mine))
 
-    async def get_history(self, conn: Connection, msg: m.GetHistory) -> None:
+    async def on_get_history(self, conn: Connection, msg: m.GetHistory) -> None:
         if msg.player is None:
             wanted = self._held(conn).id
         elif PLAYER_ID_FORM.fullmatch(msg.player) is None:
