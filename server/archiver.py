@@ -32,14 +32,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import astuple
-from typing import Any
+from typing import Any, Final
 
 from cardavia.games.ratings import Rating
 from cardavia.server.store import Archive, MatchEnd, RatingChange, SeatEnd, StorageUnavailable
+
+RECORD_ID: Final = re.compile(r"[A-Za-z0-9-]{1,64}")
+"""What a record id looks like (``<room id>-<match number>``); any other id names no record."""
 
 log = logging.getLogger("cardavia.archiver")
 
@@ -125,6 +129,8 @@ class MatchArchiver:
         """A finished match's record: from the queue until written, then from the archive (any
         node's match, on a shared database). None if there is none; ``StorageUnavailable`` if
         it is not here and the database does not answer."""
+        if not RECORD_ID.fullmatch(record_id):  # a room id and a match number, never anything else
+            return None
         end = self._unwritten.get(record_id)
         if end is not None:
             return end.record
