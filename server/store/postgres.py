@@ -129,6 +129,14 @@ SELECT id, $2, 1500, 350, 0.06, 0 FROM p ON CONFLICT (player, game) DO NOTHING
 """
 
 
+async def _no_session_state(connection: Any) -> None:
+    """The pool's reset of a connection given back: nothing to reset. asyncpg's default sends
+    ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL`` on every release, a round
+    trip per archive call (one of two for a read), but the archive leaves no session state: no
+    ``SET``, no ``LISTEN``, no cursor outside its transaction, only transaction-scoped advisory
+    locks. An open transaction is still rolled back by asyncpg itself before this is called."""
+
+
 class _RatingRowsMissing(Exception):
     """Rated profiles without a rating row to lock yet (raised inside the transaction, which
     is rolled back; ``record_match`` makes the rows and tries again)."""
@@ -179,6 +187,7 @@ class PostgresArchive(Archive):
                     max_size=self.max_size,
                     timeout=self.timeout,
                     command_timeout=60.0,
+                    reset=_no_session_state,
                 )
             except pg.ClientConfigurationError as exc:
                 raise ValueError(f"the PostgreSQL URL is not usable: {exc}") from exc
