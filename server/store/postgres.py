@@ -223,8 +223,14 @@ class PostgresArchive(Archive):
         """A pooled connection for one call; connection failures become StorageUnavailable."""
         pool = await self._ready()
         try:
-            async with pool.acquire(timeout=self.timeout) as conn:
+            # asyncpg's own acquire timeout runs the acquire in a task of its own (wait_for):
+            # a task per archive call; a timeout scope costs one timer
+            async with asyncio.timeout(self.timeout):
+                conn = await pool.acquire()
+            try:
                 yield conn
+            finally:
+                await pool.release(conn)
         except (pg.IntegrityConstraintViolationError, pg.DataError) as exc:
             raise ValueError(f"refused by the database: {exc}") from exc
         except (*UNAVAILABLE, pg.InterfaceError) as exc:
