@@ -83,12 +83,7 @@ class CardaviaServer:
             shared, runner=self.runner, archiver=self.archiver, sessions=sessions
         )
         self.archiver.on_ratings = rooms.push_ratings
-        self.replays = Replays(
-            self.archiver,
-            self.runner,
-            concurrent=max(1, config.bot_workers - 1),  # a worker stays free for bots' moves
-            budget=config.analysis_budget or None,
-        )
+        self.replays = Replays(self.archiver, self.runner, budget=config.analysis_budget or None)
         replies = ErrorReplies(shared)
         self.profiles = ProfileHandlers(shared, sessions=sessions)
         self.handlers = RequestHandlers(

@@ -4,6 +4,11 @@ Cheap levels (random, basic) decide in well under a millisecond and run
 inline. Search bots run in a process pool (``workers > 0``) or, in tests and
 single-core setups, in a thread; either way the event loop keeps serving
 every other room while a bot thinks.
+
+Long work that is no bot move (a replay's analysis: a strong bot's search at
+every move of a match, seconds of CPU) runs aside, in a pool of its own
+(``run_aside``): one process (one thread with ``workers == 0``), made on first
+use and closed with the runner, so a bot's move never queues behind it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ class BotRunner:
             self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
+        self._processes = workers > 0
+        self._aside: concurrent.futures.Executor | None = None
+        """The pool of ``run_aside``, made on first use (most nodes never analyse a match)."""
+        self._closed = False
 
     def decides_inline(self, bot: Bot) -> bool:
         """Whether ``choose`` decides on the event loop, without waiting for a worker."""
@@ -55,10 +64,26 @@ class BotRunner:
         return action
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Pure CPU work that is no bot move (a replay's views, a match's analysis) in the same
-        pool, never on the event loop: ``work`` and ``args`` are picklable (a module's function
-        and plain data) so that a worker process can take them."""
+        """Short pure CPU work that is no bot move (a replay's views) in the bots' pool, never
+        on the event loop: ``work`` and ``args`` are picklable (a module's function and plain
+        data) so that a worker process can take them."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
 
+    async def run_aside(self, work: Callable[..., T], *args: Any) -> T:
+        """Long pure CPU work (a match's analysis) in the pool of its own: one worker, so such
+        work runs one at a time, in the order asked, and never takes a bots' worker. Picklable
+        as for ``run``."""
+        if self._closed:
+            raise RuntimeError("the bot runner is closed")
+        if self._aside is None:
+            if self._processes:
+                self._aside = concurrent.futures.ProcessPoolExecutor(max_workers=1)
+            else:
+                self._aside = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="aside")
+        return await asyncio.get_running_loop().run_in_executor(self._aside, work, *args)
+
     def close(self) -> None:
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._aside is not None:
+            self._aside.shutdown(wait=False, cancel_futures=True)

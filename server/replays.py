@@ -7,11 +7,13 @@ answers for any match). Rebuilding every seat's view after every action
 (``games.records.replay_views``) and diffing each into the delta ops the
 clients already apply (``protocol.delta``) is pure CPU, and so is the
 analysis (``bots.analysis.analyse``: the strong bot's choice at each move of a
-person); both run in the bot workers' pool (``BotRunner.run``), never on the
-event loop. The analysis is the slow part (a strong bot's search per move), so
-it is kept in the archive after the first request (``save_analysis``), one
-analysis per record runs at a time however many ask for it, and at most
-``concurrent`` analyses run on a node at once.
+person); neither runs on the event loop. The views are quick and run in the
+bot workers' pool (``BotRunner.run``). The analysis is the slow part (a strong
+bot's search per move, seconds per match), so it runs aside, in a pool of its
+own (``BotRunner.run_aside``: one process, or one thread without bot workers),
+one analysis at a time on a node, and a strong bot's move never waits behind
+one. It is kept in the archive after the first request (``save_analysis``),
+and one analysis per record runs however many ask for it.
 """
 
 from __future__ import annotations
@@ -59,9 +61,7 @@ def analyse_record(record: dict[str, Any], budget: int | None) -> list[Any]:
 class Replays:
     """Builds ``replay`` messages; caches each match's analysis in the archive."""
 
-    def __init__(
-        self, archiver: MatchArchiver, runner: BotRunner, *, concurrent: int = 1, budget: int | None = None
-    ) -> None:
+    def __init__(self, archiver: MatchArchiver, runner: BotRunner, *, budget: int | None = None) -> None:
         self._archiver = archiver
         self._runner = runner
         self.budget = budget
@@ -69,7 +69,6 @@ class Replays:
         seconds of one worker per match; tests give less)."""
         self._analysing: dict[str, asyncio.Future[list[Any]]] = {}
         """Analyses under way, by record id: a second request for one waits for the first."""
-        self._slots = asyncio.Semaphore(max(1, concurrent))
         self.analysed = 0
         """Analyses this node has run (not those read from the archive)."""
 
@@ -99,8 +98,7 @@ class Replays:
         future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
         self._analysing[record_id] = future
         try:
-            async with self._slots:
-                result = await self._runner.run(analyse_record, record, self.budget)
+            result = await self._runner.run_aside(analyse_record, record, self.budget)
             self.analysed += 1
             future.set_result(result)
         except asyncio.CancelledError:

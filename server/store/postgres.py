@@ -1,15 +1,19 @@
 """The archive in PostgreSQL: what every node of a cluster shares.
 
 A small asyncpg pool (1 to 4 connections) per node. Each call is one transaction on one pooled
-connection. ``record_match`` makes the match's row first (``ON CONFLICT DO NOTHING``: a second
-writer of the same record id waits for the first to commit and then finds it there), then locks
-the ratings rows it will change with ``SELECT … FOR UPDATE``, in player-id order so that two
-matches sharing players never deadlock, after inserting any row still missing (``ON CONFLICT DO
-NOTHING``) so that there is always a row to lock. Under READ COMMITTED a locked read waits for
-the other transaction and then reads the row it committed, so two nodes ending matches of one
-player at once apply both changes, one after the other. Profiles a match names are read ``FOR
-KEY SHARE``, so a profile deleted meanwhile is deleted either wholly before or wholly after
-(a rename does not wait for it).
+connection. ``record_match`` is two statements (asyncpg prepares each once per connection): the
+first reads the match's profiles ``FOR KEY SHARE`` (a profile deleted meanwhile is deleted either
+wholly before or wholly after; a rename does not wait) and locks the ratings rows it will change
+``FOR UPDATE``, in player-id order so that two matches sharing players never deadlock; the
+second writes the match's row (``ON CONFLICT DO NOTHING``: the idempotency gate, where a second
+writer of the same record id waits for the first to commit and then finds it there), the new
+ratings (arrays, ``unnest``) and the seats' history rows, all only if the match's row was made.
+Under READ COMMITTED a locked read waits for the other transaction and then reads the row it
+committed, so two nodes ending matches of one player at once apply both changes, one after the
+other. A profile's first rated match in a game has no rating row to lock yet: the transaction
+is rolled back, the row made (no games yet: every read skips it) and the match written again.
+So a match end costs four round trips (``BEGIN``, two statements, ``COMMIT``) where one
+statement per row would take eight or more.
 
 A connection refused, lost or shut down (``OSError``, asyncpg's connection errors, a server
 shutting down or out of connections) is :class:`StorageUnavailable`. asyncpg's pool replaces a
@@ -75,6 +79,72 @@ taken in one order, so a deadlock should not happen; if one does, the match is w
 
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
+LOCK_MATCH: Final = """
+WITH p AS MATERIALIZED (
+    SELECT id, bot FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE
+), r AS MATERIALIZED (
+    SELECT player, rating, deviation, volatility, games FROM ratings
+    WHERE $3::boolean AND game = $2 AND player IN (SELECT id FROM p) ORDER BY player FOR UPDATE
+)
+SELECT p.id, p.bot, r.rating, r.deviation, r.volatility, r.games
+FROM p LEFT JOIN r ON r.player = p.id ORDER BY p.id
+"""
+"""``record_match``'s first statement: the match's profiles that exist, read ``FOR KEY SHARE``
+(a profile deleted meanwhile goes wholly before or wholly after), and, for a rated match, their
+rating rows in this game locked ``FOR UPDATE`` in player-id order (the row locks two matches
+sharing players take in one order, so they never deadlock). ``r`` reads ``p``, so every profile
+is locked before any rating row; a locked row another transaction changed meanwhile is read as
+that transaction committed it (READ COMMITTED). A rated profile without a rating row in this
+game comes back with NULLs: the transaction is rolled back, the row is made by a statement of
+its own (``MAKE_RATING_ROWS``) and the match end is written again, so the locks are always
+taken in order and a match never writes a rating it could not lock."""
+
+WRITE_MATCH: Final = """
+WITH m AS (
+    INSERT INTO matches (record_id, game, rated, ended, players, scores, winner, record)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (record_id) DO NOTHING RETURNING record_id
+), u AS (
+    UPDATE ratings r SET rating = c.rating, deviation = c.deviation, volatility = c.volatility,
+        games = c.games
+    FROM unnest($9::text[], $10::float8[], $11::float8[], $12::float8[], $13::integer[])
+        AS c(player, rating, deviation, volatility, games)
+    WHERE r.player = c.player AND r.game = $2 AND EXISTS (SELECT 1 FROM m)
+), s AS (
+    INSERT INTO match_seats (record_id, seat, player, ended, rating_before, rating_after)
+    SELECT m.record_id, c.seat, c.player, $4, c.before, c.after
+    FROM m, unnest($14::integer[], $15::text[], $16::float8[], $17::float8[])
+        AS c(seat, player, before, after)
+)
+SELECT count(*) FROM m
+"""
+"""``record_match``'s second statement, every write in one round trip: the match's row (the
+idempotency gate: a record id already there, or being written by a transaction that then
+commits, makes nothing) and, only when it was made, the ratings locked by ``LOCK_MATCH`` and
+one history row per seat a profile sat in. 1: written; 0: the match was there before."""
+
+MAKE_RATING_ROWS: Final = """
+WITH p AS (SELECT id FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE)
+INSERT INTO ratings (player, game, rating, deviation, volatility, games)
+SELECT id, $2, 1500, 350, 0.06, 0 FROM p ON CONFLICT (player, game) DO NOTHING
+"""
+
+
+async def _no_session_state(connection: Any) -> None:
+    """The pool's reset of a connection given back: nothing to reset. asyncpg's default sends
+    ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL`` on every release, a round
+    trip per archive call (one of two for a read), but the archive leaves no session state: no
+    ``SET``, no ``LISTEN``, no cursor outside its transaction, only transaction-scoped advisory
+    locks. An open transaction is still rolled back by asyncpg itself before this is called."""
+
+
+class _RatingRowsMissing(Exception):
+    """Rated profiles without a rating row to lock yet (raised inside the transaction, which
+    is rolled back; ``record_match`` makes the rows and tries again)."""
+
+    def __init__(self, players: list[str]) -> None:
+        super().__init__(players)
+        self.players = players
+
 
 class PostgresArchive(Archive):
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 5.0) -> None:
@@ -117,6 +187,7 @@ class PostgresArchive(Archive):
                     max_size=self.max_size,
                     timeout=self.timeout,
                     command_timeout=60.0,
+                    reset=_no_session_state,
                 )
             except pg.ClientConfigurationError as exc:
                 raise ValueError(f"the PostgreSQL URL is not usable: {exc}") from exc
@@ -152,8 +223,14 @@ class PostgresArchive(Archive):
         """A pooled connection for one call; connection failures become StorageUnavailable."""
         pool = await self._ready()
         try:
-            async with pool.acquire(timeout=self.timeout) as conn:
+            # asyncpg's own acquire timeout runs the acquire in a task of its own (wait_for):
+            # a task per archive call; a timeout scope costs one timer
+            async with asyncio.timeout(self.timeout):
+                conn = await pool.acquire()
+            try:
                 yield conn
+            finally:
+                await pool.release(conn)
         except (pg.IntegrityConstraintViolationError, pg.DataError) as exc:
             raise ValueError(f"refused by the database: {exc}") from exc
         except (*UNAVAILABLE, pg.InterfaceError) as exc:
@@ -286,25 +363,41 @@ class PostgresArchive(Archive):
         for attempt in range(1, TRIES + 1):
             try:
                 return await self._record_match(end)
+            except _RatingRowsMissing as missing:  # a profile's first rated match in this game
+                await self._make_rating_rows(missing.players, end.game)
             except pg.TransactionRollbackError as exc:  # a deadlock or serialization failure
                 if attempt == TRIES:
                     raise StorageUnavailable(
                         f"PostgreSQL rolled the match back {TRIES} times: {exc}"
                     ) from exc
-        raise AssertionError("unreachable")
+        raise StorageUnavailable(f"the rating rows of match {end.record_id!r} could not be made")
 
     async def _record_match(self, end: MatchEnd) -> list[RatingChange] | None:
+        """Two statements in one transaction: the locks and reads (``LOCK_MATCH``), then every
+        write (``WRITE_MATCH``), with the new ratings computed in between."""
         ids = sorted({s.player for s in end.seats if s.player is not None})
         async with self._transaction() as conn:
-            rows = await conn.fetch(
-                "SELECT id, bot FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE", ids
-            )
-            profiles = {r["id"]: r["bot"] for r in rows}
+            profiles: dict[str, bool] = {}
+            current: dict[str, GameRating] = {}
+            if ids:
+                missing = []
+                for r in await conn.fetch(LOCK_MATCH, ids, end.game, end.rated):
+                    profiles[r["id"]] = r["bot"]
+                    if r["games"] is not None and r["games"] > 0:
+                        current[r["id"]] = GameRating(
+                            end.game, r["rating"], r["deviation"], r["volatility"], r["games"]
+                        )
+                    elif end.rated and r["games"] is None:
+                        missing.append(r["id"])
+                if missing:
+                    raise _RatingRowsMissing(missing)  # rolled back: nothing was written
             players = seat_list(end, profiles)
             record = record_with_blanks(end.record, [i for i, p in enumerate(players) if p.get("deleted")])
+            changes = rate_match(end, current, profiles) if end.rated else []
+            by_seat = {c.seat: c for c in changes}
+            seats = [(i, seat.player) for i, seat in enumerate(end.seats) if seat.player in profiles]
             made = await conn.fetchval(
-                "INSERT INTO matches (record_id, game, rated, ended, players, scores, winner, record) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (record_id) DO NOTHING RETURNING 1",
+                WRITE_MATCH,
                 end.record_id,
                 end.game,
                 end.rated,
@@ -313,66 +406,23 @@ class PostgresArchive(Archive):
                 dumps(list(end.scores)),
                 end.winner,
                 dumps(record),
+                [c.player for c in changes],
+                [c.after.rating for c in changes],
+                [c.after.deviation for c in changes],
+                [c.after.volatility for c in changes],
+                [c.after.games for c in changes],
+                [i for i, _ in seats],
+                [player for _, player in seats],
+                [by_seat[i].before.rating if i in by_seat else None for i, _ in seats],
+                [by_seat[i].after.rating if i in by_seat else None for i, _ in seats],
             )
-            if made is None:
-                return None
-            changes: list[RatingChange] = []
-            rated = sorted(profiles)
-            if end.rated and rated:
-                await conn.execute(
-                    "INSERT INTO ratings (player, game, rating, deviation, volatility, games) "
-                    "SELECT p, $2, 1500, 350, 0.06, 0 FROM unnest($1::text[]) AS p "
-                    "ON CONFLICT (player, game) DO NOTHING",
-                    rated,
-                    end.game,
-                )
-                rows = await conn.fetch(
-                    "SELECT * FROM ratings WHERE game = $1 AND player = ANY($2::text[]) "
-                    "ORDER BY player FOR UPDATE",
-                    end.game,
-                    rated,
-                )
-                current = {
-                    r["player"]: GameRating(
-                        end.game, r["rating"], r["deviation"], r["volatility"], r["games"]
-                    )
-                    for r in rows
-                    if r["games"] > 0  # a row made just now to be locked holds no rating yet
-                }
-                changes = rate_match(end, current, profiles)
-                await conn.executemany(
-                    "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6 "
-                    "WHERE player = $1 AND game = $2",
-                    [
-                        (
-                            c.player,
-                            c.game,
-                            c.after.rating,
-                            c.after.deviation,
-                            c.after.volatility,
-                            c.after.games,
-                        )
-                        for c in changes
-                    ],
-                )
-            by_seat = {c.seat: c for c in changes}
-            await conn.executemany(
-                "INSERT INTO match_seats (record_id, seat, player, ended, rating_before, rating_after) "
-                "VALUES ($1, $2, $3, $4, $5, $6)",
-                [
-                    (
-                        end.record_id,
-                        i,
-                        seat.player,
-                        float(end.ended),
-                        by_seat[i].before.rating if i in by_seat else None,
-                        by_seat[i].after.rating if i in by_seat else None,
-                    )
-                    for i, seat in enumerate(end.seats)
-                    if seat.player in profiles
-                ],
-            )
-        return changes
+        return changes if made else None
+
+    async def _make_rating_rows(self, players: list[str], game: str) -> None:
+        """A placeholder rating row (no games yet) for each profile, so that ``record_match``
+        always has a row to lock; a statement of its own (every read skips rows without games)."""
+        async with self._connection() as conn:
+            await conn.execute(MAKE_RATING_ROWS, sorted(players), game)
 
     async def load_record(self, record_id: str) -> dict[str, Any] | None:
         check_text(record_id)

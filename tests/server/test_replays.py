@@ -3,16 +3,27 @@ of each person's moves; refused for a match that is unknown or not over; analyse
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cardavia.bots.base import Bot
+from cardavia.bots.registry import make_bot
+from cardavia.games import briscola
 from cardavia.games.records import replay_states
 from cardavia.protocol import messages as m
 from cardavia.protocol.delta import apply
+from cardavia.server import replays
 from cardavia.server.app import CardaviaServer
+from cardavia.server.archiver import MatchArchiver
+from cardavia.server.bot_runner import BotRunner
+from cardavia.server.store import open_archive
 from tests.support.clients import Client, client
+from tests.support.waiting import wait_until
 
 
 async def _finished(url: str, game: str, seed: int) -> tuple[Client, m.MatchResult]:
@@ -101,3 +112,71 @@ async def test_a_match_still_being_played_or_unknown_has_no_replay(url: str) -> 
         await anna.send(anna.req.get_record(record))
         error = await anna.expect(m.Error)
         assert error.code == "unknown_record", record
+
+
+def _held(started: str, release: str) -> list[Any]:
+    """Work that runs until the test lets it end: marks ``started``, then waits for ``release``
+    to exist (files: a worker process sees them as a thread does)."""
+    Path(started).touch()
+    while not Path(release).exists():
+        time.sleep(0.005)
+    return [None, {"best": {"play": "7D"}, "differs": False}]
+
+
+def _strong_move() -> tuple[Bot, dict[str, Any], list[Any]]:
+    """A strong bot (it thinks in a worker, never inline) and a position to move in."""
+    state = briscola.GAME.new(None, "held")
+    seat = state.to_move
+    assert seat is not None
+    bot = make_bot("briscola", "strong", seed=1, iterations=20)
+    return bot, state.view(seat), list(state.legal_actions(seat))
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+async def test_a_strong_bot_s_move_is_answered_while_an_analysis_runs(workers: int, tmp_path: Path) -> None:
+    """Analyses run aside, in a pool of their own: a bot's move does not queue behind one (with
+    a shared worker this test would hang until its guard, the analysis never being let end)."""
+    runner = BotRunner(workers)
+    started, release = tmp_path / "started", tmp_path / "release"
+    try:
+        analysis = asyncio.ensure_future(runner.run_aside(_held, str(started), str(release)))
+        await wait_until(started.exists, "the analysis to start", timeout=60)
+        bot, view, legal = _strong_move()
+        assert not runner.decides_inline(bot)
+        async with asyncio.timeout(120):  # a guard against a hang, not a speed check
+            move = await runner.choose(bot, view, legal)
+        assert move in legal
+        assert not analysis.done()  # the move came back while the analysis was still running
+        release.touch()
+        assert await analysis == [None, {"best": {"play": "7D"}, "differs": False}]
+    finally:
+        release.touch()
+        runner.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await runner.run_aside(_held, str(started), str(release))
+
+
+async def test_a_replay_s_analysis_runs_aside_from_the_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Replays`` hands its analysis to the pool of its own; a strong bot's move is answered
+    meanwhile, and the analysis, once let end, is the replay's."""
+    started, release = tmp_path / "started", tmp_path / "release"
+    monkeypatch.setattr(replays, "analyse_record", lambda record, budget: _held(str(started), str(release)))
+    archive = open_archive(f"sqlite://{tmp_path / 'archive.db'}")
+    runner = BotRunner(0)
+    try:
+        keeper = replays.Replays(MatchArchiver(archive), runner)
+        analysis = asyncio.ensure_future(keeper.analysis("r-1", {"seats": []}))
+        await wait_until(started.exists, "the analysis to start", timeout=60)
+        bot, view, legal = _strong_move()
+        async with asyncio.timeout(120):  # a guard against a hang, not a speed check
+            assert await runner.choose(bot, view, legal) in legal
+        assert not analysis.done()
+        release.touch()
+        assert await analysis == [None, {"best": {"play": "7D"}, "differs": False}]
+        assert keeper.analysed == 1
+    finally:
+        release.touch()
+        runner.close()
+        await archive.close()

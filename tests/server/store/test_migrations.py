@@ -134,3 +134,17 @@ async def test_two_archives_migrating_one_fresh_database_at_once_both_open(archi
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_closed_archive_opens_again_on_its_next_call(archive: Archive) -> None:
+    """Closing ends the connection (and SQLite's thread); a call after it reconnects by itself,
+    and closing twice is harmless."""
+    player = await archive.create_player("Ada", new_hash())
+    await archive.close()
+    await archive.close()
+    assert await archive.player(player.id) == player
+    await archive.rename_player(player.id, "Ada B")
+    await archive.close()
+    renamed = await archive.player(player.id)
+    assert renamed is not None
+    assert renamed.name == "Ada B"
