@@ -25,14 +25,16 @@ The tables (``migrations/<backend>/NNNN_*.sql``, applied in order by ``migrate.p
 - ``match_seats(record_id, seat, player, ended, rating_before, rating_after)``: one row per seat
   a profile sat in: a player's history, newest first by ``(ended, record_id)``.
 
-``record_match`` is the one writer of ratings: in one transaction it inserts the match (a record
-id already there means the match was written before: nothing changes, ``None``), reads the
-ratings of the match's profiles (locked on PostgreSQL, under SQLite's write lock), computes every
-seat's new rating with ``games.ratings.match_ratings`` and writes them with the seats' rows. So a
-rating changes exactly once per match however often a match end is retried, and two nodes
-ending matches of one player at once both count. Deleting a profile removes its keys, code,
-ratings and history rows, and blanks its name (``""`` with ``"deleted": true``) in the records
-and seat lists of its matches; the matches themselves stay for the other players.
+``record_match`` is the one writer of ratings (``record_matches`` writes several match ends, in
+order, in one transaction, each exactly as ``record_match`` would): in one transaction it
+inserts the match (a record id already there means the match was written before: nothing
+changes, ``None``), reads the ratings of the match's profiles (locked on PostgreSQL, under
+SQLite's write lock), computes every seat's new rating with ``games.ratings.match_ratings`` and
+writes them with the seats' rows. So a rating changes exactly once per match however often a
+match end is retried, and two nodes ending matches of one player at once both count. Deleting a
+profile removes its keys, code, ratings and history rows, and blanks its name (``""`` with
+``"deleted": true``) in the records and seat lists of its matches; the matches themselves stay
+for the other players.
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ import math
 import re
 import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 from urllib.parse import urlsplit
 
 from cardavia.games.errors import ServerError
@@ -136,6 +139,22 @@ class RatingChange:
     after: GameRating
 
 
+Written: TypeAlias = list[RatingChange] | None
+"""What writing one match end gives: its rating changes, or None when it was written before."""
+
+
+class MatchesRefused(ValueError):
+    """Some match ends of a batch were refused (``ValueError``); every other one is written.
+
+    ``results`` holds one entry per end of the batch, in order: the refusal (a ``ValueError``)
+    of each refused end, what ``record_match`` returned for each written one."""
+
+    def __init__(self, results: list[Written | ValueError]) -> None:
+        refused = [r for r in results if isinstance(r, ValueError)]
+        super().__init__(f"{len(refused)} of {len(results)} match ends refused: {refused[0]}")
+        self.results = results
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
     record: str
@@ -204,6 +223,43 @@ class Archive(ABC):
         """Write a finished match in one transaction (see the module's theory of operation);
         the rating changes it made (empty for a casual match), or None when that record id was
         written before (and nothing changed)."""
+
+    async def record_matches(self, ends: Sequence[MatchEnd]) -> list[Written]:
+        """Write several finished matches in ONE transaction, in order: the same result as
+        ``record_match`` on each in turn (an end already written, or repeated in the batch, is
+        None and changes nothing; a profile in two ends is rated twice, in order), for one
+        commit. A match end refused with ``ValueError`` (checked here, or refused by the
+        database) rolls the batch back; then each end is written on its own, so only the bad
+        one is refused: :class:`MatchesRefused` names it with what the others gave.
+        ``StorageUnavailable``: nothing of the batch's transaction is written (ends already
+        written on their own, after a refusal, stay written: a retry finds them there)."""
+        ends = list(ends)
+        if not ends:
+            return []
+        if len(ends) == 1:  # its own transaction, as record_match always was
+            try:
+                return [await self.record_match(ends[0])]
+            except ValueError as exc:
+                raise MatchesRefused([exc]) from exc
+        try:
+            for end in ends:
+                check_end(end)
+            return await self._record_checked(ends)
+        except ValueError:
+            pass
+        results: list[Written | ValueError] = []
+        for end in ends:
+            try:
+                results.append(await self.record_match(end))
+            except ValueError as exc:
+                results.append(exc)
+        if any(isinstance(r, ValueError) for r in results):
+            raise MatchesRefused(results)
+        return [r for r in results if not isinstance(r, ValueError)]
+
+    @abstractmethod
+    async def _record_checked(self, ends: list[MatchEnd]) -> list[Written]:
+        """``record_matches``'s one transaction, for ends that passed ``check_end``."""
 
     @abstractmethod
     async def load_record(self, record_id: str) -> dict[str, Any] | None: ...

@@ -13,7 +13,11 @@ committed, so two nodes ending matches of one player at once apply both changes,
 other. A profile's first rated match in a game has no rating row to lock yet: the transaction
 is rolled back, the row made (no games yet: every read skips it) and the match written again.
 So a match end costs four round trips (``BEGIN``, two statements, ``COMMIT``) where one
-statement per row would take eight or more.
+statement per row would take eight or more. ``record_matches`` runs the same two statements for
+each of several match ends inside one ``BEGIN`` ... ``COMMIT``: 2n + 2 round trips for n ends.
+Each end takes its locks in player-id order, but a batch's ends lock one after the other, so two
+nodes' batches sharing players may deadlock: PostgreSQL then rolls one back, and it runs again
+whole (``TRIES``).
 
 A connection refused, lost or shut down (``OSError``, asyncpg's connection errors, a server
 shutting down or out of connections) is :class:`StorageUnavailable`. asyncpg's pool replaces a
@@ -46,6 +50,7 @@ from cardavia.server.store.base import (
     SchemaTooNew,
     Standing,
     StorageUnavailable,
+    Written,
     blank_seats,
     check_end,
     check_hash,
@@ -360,69 +365,85 @@ class PostgresArchive(Archive):
 
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         check_end(end)
+        (changes,) = await self._record_checked([end])
+        return changes
+
+    async def _record_checked(self, ends: list[MatchEnd]) -> list[Written]:
+        """The ends' statements in order in one transaction (``BEGIN``, two statements an end,
+        ``COMMIT``); rolled back and run again whole after a deadlock, or once the rating rows
+        its rated profiles lacked are made."""
         for attempt in range(1, TRIES + 1):
             try:
-                return await self._record_match(end)
-            except _RatingRowsMissing as missing:  # a profile's first rated match in this game
-                await self._make_rating_rows(missing.players, end.game)
+                async with self._transaction() as conn:
+                    return [await self._write_end(conn, end) for end in ends]
+            except _RatingRowsMissing:  # a profile's first rated match in a game
+                await self._make_rating_rows(ends)
             except pg.TransactionRollbackError as exc:  # a deadlock or serialization failure
                 if attempt == TRIES:
                     raise StorageUnavailable(
-                        f"PostgreSQL rolled the match back {TRIES} times: {exc}"
+                        f"PostgreSQL rolled the match ends back {TRIES} times: {exc}"
                     ) from exc
-        raise StorageUnavailable(f"the rating rows of match {end.record_id!r} could not be made")
+        raise StorageUnavailable(f"the rating rows of match {ends[0].record_id!r} could not be made")
 
-    async def _record_match(self, end: MatchEnd) -> list[RatingChange] | None:
-        """Two statements in one transaction: the locks and reads (``LOCK_MATCH``), then every
-        write (``WRITE_MATCH``), with the new ratings computed in between."""
+    @staticmethod
+    async def _write_end(conn: Connection, end: MatchEnd) -> list[RatingChange] | None:
+        """One match end's two statements, in the caller's transaction: the locks and reads
+        (``LOCK_MATCH``), then every write (``WRITE_MATCH``), the new ratings computed in between.
+        A later end of the same transaction reads what an earlier one wrote."""
         ids = sorted({s.player for s in end.seats if s.player is not None})
-        async with self._transaction() as conn:
-            profiles: dict[str, bool] = {}
-            current: dict[str, GameRating] = {}
-            if ids:
-                missing = []
-                for r in await conn.fetch(LOCK_MATCH, ids, end.game, end.rated):
-                    profiles[r["id"]] = r["bot"]
-                    if r["games"] is not None and r["games"] > 0:
-                        current[r["id"]] = GameRating(
-                            end.game, r["rating"], r["deviation"], r["volatility"], r["games"]
-                        )
-                    elif end.rated and r["games"] is None:
-                        missing.append(r["id"])
-                if missing:
-                    raise _RatingRowsMissing(missing)  # rolled back: nothing was written
-            players = seat_list(end, profiles)
-            record = record_with_blanks(end.record, [i for i, p in enumerate(players) if p.get("deleted")])
-            changes = rate_match(end, current, profiles) if end.rated else []
-            by_seat = {c.seat: c for c in changes}
-            seats = [(i, seat.player) for i, seat in enumerate(end.seats) if seat.player in profiles]
-            made = await conn.fetchval(
-                WRITE_MATCH,
-                end.record_id,
-                end.game,
-                end.rated,
-                float(end.ended),
-                dumps(players),
-                dumps(list(end.scores)),
-                end.winner,
-                dumps(record),
-                [c.player for c in changes],
-                [c.after.rating for c in changes],
-                [c.after.deviation for c in changes],
-                [c.after.volatility for c in changes],
-                [c.after.games for c in changes],
-                [i for i, _ in seats],
-                [player for _, player in seats],
-                [by_seat[i].before.rating if i in by_seat else None for i, _ in seats],
-                [by_seat[i].after.rating if i in by_seat else None for i, _ in seats],
-            )
+        profiles: dict[str, bool] = {}
+        current: dict[str, GameRating] = {}
+        if ids:
+            missing = []
+            for r in await conn.fetch(LOCK_MATCH, ids, end.game, end.rated):
+                profiles[r["id"]] = r["bot"]
+                if r["games"] is not None and r["games"] > 0:
+                    current[r["id"]] = GameRating(
+                        end.game, r["rating"], r["deviation"], r["volatility"], r["games"]
+                    )
+                elif end.rated and r["games"] is None:
+                    missing.append(r["id"])
+            if missing:
+                raise _RatingRowsMissing(missing)  # rolled back: nothing was written
+        players = seat_list(end, profiles)
+        record = record_with_blanks(end.record, [i for i, p in enumerate(players) if p.get("deleted")])
+        changes = rate_match(end, current, profiles) if end.rated else []
+        by_seat = {c.seat: c for c in changes}
+        seats = [(i, seat.player) for i, seat in enumerate(end.seats) if seat.player in profiles]
+        made = await conn.fetchval(
+            WRITE_MATCH,
+            end.record_id,
+            end.game,
+            end.rated,
+            float(end.ended),
+            dumps(players),
+            dumps(list(end.scores)),
+            end.winner,
+            dumps(record),
+            [c.player for c in changes],
+            [c.after.rating for c in changes],
+            [c.after.deviation for c in changes],
+            [c.after.volatility for c in changes],
+            [c.after.games for c in changes],
+            [i for i, _ in seats],
+            [player for _, player in seats],
+            [by_seat[i].before.rating if i in by_seat else None for i, _ in seats],
+            [by_seat[i].after.rating if i in by_seat else None for i, _ in seats],
+        )
         return changes if made else None
 
-    async def _make_rating_rows(self, players: list[str], game: str) -> None:
-        """A placeholder rating row (no games yet) for each profile, so that ``record_match``
-        always has a row to lock; a statement of its own (every read skips rows without games)."""
+    async def _make_rating_rows(self, ends: list[MatchEnd]) -> None:
+        """A placeholder rating row (no games yet) for each profile of the rated ends, in each
+        ends' game, so that ``record_match`` always has a row to lock; statements of their own
+        (every read skips rows without games; a row already there is left as it is). Every
+        rated end's rows at once, so a batch is run again once, not once per end."""
+        games: dict[str, set[str]] = {}
+        for end in ends:
+            if end.rated:
+                games.setdefault(end.game, set()).update(s.player for s in end.seats if s.player is not None)
         async with self._connection() as conn:
-            await conn.execute(MAKE_RATING_ROWS, sorted(players), game)
+            for game, players in sorted(games.items()):
+                await conn.execute(MAKE_RATING_ROWS, sorted(players), game)
 
     async def load_record(self, record_id: str) -> dict[str, Any] | None:
         check_text(record_id)

@@ -3,7 +3,8 @@
 One stdlib ``sqlite3`` connection owned by one thread of its own (a single-thread executor): no
 call blocks the event loop, and each Archive call is ONE synchronous function run in that thread
 (its whole transaction: begin, every statement, commit), so a call costs the loop one hand-over
-and one wake-up however many statements it runs. Calls queue in the executor and run one at a
+and one wake-up however many statements it runs (``record_matches``: one for every match end
+queued at once). Calls queue in the executor and run one at a
 time, in the order they were made; the connection is only ever touched by its thread.
 
 WAL mode with ``synchronous=NORMAL``: a committed match survives the process being killed (its
@@ -49,6 +50,7 @@ from cardavia.server.store.base import (
     RatingChange,
     Standing,
     StorageUnavailable,
+    Written,
     blank_seats,
     check_end,
     check_hash,
@@ -330,6 +332,10 @@ class SqliteArchive(Archive):
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         check_end(end)
         return await self._call(lambda db: self._record_match(db, end), write=True)
+
+    async def _record_checked(self, ends: list[MatchEnd]) -> list[Written]:
+        """Every end's statements under one write lock, one commit: one hand-over in all."""
+        return await self._call(lambda db: [self._record_match(db, end) for end in ends], write=True)
 
     @staticmethod
     def _record_match(db: Db, end: MatchEnd) -> list[RatingChange] | None:
