@@ -4,15 +4,19 @@ database or the node meanwhile.
 A room's match ends in one synchronous step on the event loop, which must not
 wait on a database. So ``submit`` only queues the match's end (its record, its
 seats' profiles and the bots' fixed ratings) and returns; one writer task hands
-the queue to ``Archive.record_match`` in the order matches ended. That call is
-one transaction (the record, each seat's history row and every rating change)
-and is idempotent by record id, so a match end written twice (a retry after a
-lost answer, or an adopter that re-finishes a match from its journal) changes
-the ratings exactly once.
+the queue to ``Archive.record_matches`` in the order matches ended: every end
+queued at that moment (up to ``BATCH``) in one transaction (the records, each
+seat's history row and every rating change), so ends that pile up while a
+write is under way cost one commit together. Each end is idempotent by record
+id, so a match end written twice (a retry after a lost answer, or an adopter
+that re-finishes a match from its journal) changes the ratings exactly once.
+An end the archive refuses (``ValueError``: a bug or data it cannot keep) does
+not hold the others back: they are written, it is logged and queued again
+behind them; a batch that fails otherwise is tried again one end at a time.
 
-While the database is away (``StorageUnavailable``) the writer keeps the match
-at the head of the queue and retries with a doubling pause: play goes on and
-nothing is lost as long as the node lives. If the node dies first, the room's
+While the database is away (``StorageUnavailable``) the writer keeps the
+matches at the head of the queue and retries with a doubling pause: play goes
+on and nothing is lost as long as the node lives. If the node dies first, the room's
 journal is what keeps the match: ``RoomKeeper`` releases a finished room's
 lobby entry and journal only once its end is archived, and an adopter that
 restores a finished match submits its end again (see ``server/rooms.py``).
@@ -31,16 +35,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import astuple
 from typing import Any, Final
 
 from cardavia.games.ratings import Rating
 from cardavia.server.store import Archive, MatchEnd, RatingChange, SeatEnd, StorageUnavailable
+from cardavia.server.store.base import MatchesRefused, Written
 
 RECORD_ID: Final = re.compile(r"[A-Za-z0-9-]{1,64}")
 """What a record id looks like (``<room id>-<match number>``); any other id names no record."""
@@ -52,6 +58,8 @@ FIRST_RETRY_SECONDS = 0.25
 MAX_RETRY_SECONDS = 8.0
 """The longest pause between two tries while the database is away: a match end is written at most
 this long after the database is back."""
+BATCH: Final = 64
+"""The most match ends the writer hands the archive in one transaction (``record_matches``)."""
 PRUNE_SECONDS = 86_400.0
 """How often casual matches older than the retention period are pruned from the archive."""
 
@@ -69,7 +77,10 @@ class MatchArchiver:
         keep_days: int = 0,
         on_ratings: RatingsPushed | None = None,
         clock: Callable[[], float] = time.time,
+        batch: int = BATCH,
     ) -> None:
+        if batch < 1:
+            raise ValueError("a batch holds at least one match end")
         self.archive = archive
         self.keep_days = keep_days
         """Days a casual match is kept in the archive; 0 keeps every match forever. Rated matches
@@ -87,6 +98,11 @@ class MatchArchiver:
         self._pruner: asyncio.Task[None] | None = None
         self.failures = 0
         """Tries since the last write that the database did not answer (0 while it answers)."""
+        self.batch = batch
+        self.writes = 0
+        """Batches of 1 to ``batch`` match ends the archive answered (written, or some refused)."""
+        self._one_at_a_time = 0
+        """Writes still to make with one end each, after a batch failed with an unexpected error."""
 
     # ----------------------------------------------------------- the outbox
     def start(self) -> None:
@@ -164,29 +180,54 @@ class MatchArchiver:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            end = self._queue[0]
+            size = 1 if self._one_at_a_time else self.batch
+            ends = list(itertools.islice(self._queue, size))
             try:
-                changes = await self.archive.record_match(end)
+                results = await self.archive.record_matches(ends)
             except StorageUnavailable as exc:
                 self.failures += 1
                 log.warning(
-                    "event=match_end_waiting record=%s pending=%d failures=%d error=%s",
-                    end.record_id, len(self._queue), self.failures, exc,
+                    "event=match_end_waiting record=%s batch=%d pending=%d failures=%d error=%s",
+                    ends[0].record_id, len(ends), len(self._queue), self.failures, exc,
                 )  # fmt: skip
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, MAX_RETRY_SECONDS)
                 continue
-            except Exception:  # a bug, or data the database refuses: tried again later, behind the others
+            except MatchesRefused as refused:  # the others are written: only the bad ones wait
                 self.failures += 1
-                log.exception("event=match_end_failed record=%s", end.record_id)
+                self._take(ends, refused.results)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, MAX_RETRY_SECONDS)
+                continue
+            except Exception:  # a bug: tried again later, behind the others
+                self.failures += 1
+                if len(ends) > 1:  # which end? each alone next, as before batches
+                    log.exception("event=match_ends_failed record=%s batch=%d", ends[0].record_id, len(ends))
+                    self._one_at_a_time = len(ends)
+                    continue
+                log.exception("event=match_end_failed record=%s", ends[0].record_id)
                 self._queue.rotate(-1)
+                self._one_at_a_time = max(0, self._one_at_a_time - 1)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, MAX_RETRY_SECONDS)
                 continue
             pause = FIRST_RETRY_SECONDS
             self.failures = 0
+            self._take(ends, results)
+
+    def _take(self, ends: list[MatchEnd], results: Sequence[Written | ValueError]) -> None:
+        """The batch at the head of the queue is done: each written end leaves the queue (its
+        callbacks called); each refused one is logged and queued again behind the others."""
+        self.writes += 1
+        self._one_at_a_time = max(0, self._one_at_a_time - len(ends))
+        for _ in ends:
             self._queue.popleft()
-            self._written(end, changes)
+        for end, result in zip(ends, results, strict=True):
+            if isinstance(result, ValueError):
+                log.error("event=match_end_failed record=%s", end.record_id, exc_info=result)
+                self._queue.append(end)
+            else:
+                self._written(end, result)
 
     def _written(self, end: MatchEnd, changes: list[RatingChange] | None) -> None:
         self._unwritten.pop(end.record_id, None)
