@@ -5,7 +5,7 @@ and on a cluster any node serves any finished match's record."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -155,17 +155,18 @@ async def test_any_node_serves_the_record_of_a_match_another_node_finished(
 
 
 class Away:
-    """The archive's database does not answer ``record_match`` until ``back``."""
+    """The archive's database does not answer the archiver's writes (``record_matches``) until
+    ``back``."""
 
     def __init__(self, server: CardaviaServer, monkeypatch: pytest.MonkeyPatch) -> None:
         self.tries = 0
         self._monkeypatch = monkeypatch
 
-        async def unreachable(end: MatchEnd) -> list[RatingChange] | None:
+        async def unreachable(ends: Sequence[MatchEnd]) -> list[list[RatingChange] | None]:
             self.tries += 1
             raise StorageUnavailable("connection refused")
 
-        monkeypatch.setattr(server.archive, "record_match", unreachable)
+        monkeypatch.setattr(server.archive, "record_matches", unreachable)
 
     def back(self) -> None:
         self._monkeypatch.undo()
