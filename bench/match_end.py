@@ -3,7 +3,7 @@
 history rows and a rated profile's new rating (``MatchArchiver`` and ``Archive.record_match``),
 on SQLite and on PostgreSQL, in the same run.
 
-    python -m bench.match_end [--matches 200] [--rounds 5] [--postgres URL]
+    python -m bench.match_end [--matches 200] [--rounds 5] [--rate PER_SECOND] [--postgres URL]
 
 Each round writes ``--matches`` match ends through every variant in turn (a busy moment weighs
 on all alike); the figures are medians over rounds of the per-match figure of each round:
@@ -16,6 +16,14 @@ on all alike); the figures are medians over rounds of the per-match figure of ea
   every thread counted (the loop and the writer threads); the figure the issue's "under 10%
   more" is about. The database server's own CPU is not counted: PostgreSQL is another process;
 - wall µs: from the first hand-over to the last write, per match end (one writer, in order).
+
+Each archive is measured twice: as the node runs it (the archiver's writer hands every match
+end queued at that moment, up to 64, to ``Archive.record_matches``: one transaction) and one end
+per transaction ("1 by 1", ``MatchArchiver(batch=1)``, the writer before batches); "ends/tx" is
+how many match ends a transaction held on average. Without ``--rate`` the match ends come as
+fast as the loop hands them over (a burst: the writer finds many queued, the most favourable
+case for batches); ``--rate 93`` spaces them as a node ending 93 matches a second does (random
+gaps, the same in every variant), so the batches are the ones real load would make.
 
 The "file" variant is main's ``RecordStore`` path before the archive: ``dumps`` on the loop, a
 thread writing a temporary file renamed into place, no fsync. The archive commits each match in
@@ -41,7 +49,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -106,6 +114,8 @@ class Figures:
     loop: list[float]
     cpu: list[float]
     wall: list[float]
+    per_write: list[float] = field(default_factory=list)
+    """Match ends per transaction, each round (archive variants)."""
 
     def add(self, count: int, handover: float, loop: float, cpu: float, wall: float) -> None:
         """One round's totals (seconds) as per-match-end figures (µs)."""
@@ -143,16 +153,24 @@ def match_end(state: State[Any], record_id: str, player: str) -> MatchEnd:
     )
 
 
-async def file_round(states: list[State[Any]], directory: Path, figures: Figures) -> None:
+async def pause(gaps: list[float] | None, number: int) -> None:
+    """Between two match ends: the loop goes on to other rooms (and, at a ``--rate``, the next
+    match ends only after its gap)."""
+    await asyncio.sleep(0 if gaps is None else gaps[number])
+
+
+async def file_round(
+    states: list[State[Any]], directory: Path, figures: Figures, gaps: list[float] | None
+) -> None:
     store = FileRecords(directory)
     loop_time = 0.0
     cpu, loop_cpu, wall = time.process_time(), time.thread_time(), time.perf_counter()
-    for state in states:
+    for number, state in enumerate(states):
         started = time.perf_counter()
         record = make_record(state, seats=SEATS, seed="s", deck="piacentine")
         store.save(f"r-{uuid.uuid4().hex[:16]}-1", record)
         loop_time += time.perf_counter() - started
-        await asyncio.sleep(0)  # the loop goes on to other rooms between two match ends
+        await pause(gaps, number)
     await store.drain()
     figures.add(
         len(states),
@@ -165,9 +183,15 @@ async def file_round(states: list[State[Any]], directory: Path, figures: Figures
 
 
 async def archive_round(
-    states: list[State[Any]], archive: Archive, players: list[str], figures: Figures
+    states: list[State[Any]],
+    archive: Archive,
+    players: list[str],
+    figures: Figures,
+    *,
+    batch: int,
+    gaps: list[float] | None,
 ) -> None:
-    archiver = MatchArchiver(archive)
+    archiver = MatchArchiver(archive, batch=batch)
     archiver.start()
     loop_time = 0.0
     cpu, loop_cpu, wall = time.process_time(), time.thread_time(), time.perf_counter()
@@ -176,8 +200,9 @@ async def archive_round(
         end = match_end(state, f"r-{uuid.uuid4().hex[:16]}-1", players[number % len(players)])
         archiver.submit(end)
         loop_time += time.perf_counter() - started
-        await asyncio.sleep(0)
+        await pause(gaps, number)
     assert await archiver.drain(timeout=600)
+    figures.per_write.append(len(states) / archiver.writes)
     figures.add(
         len(states),
         loop_time,
@@ -237,8 +262,15 @@ async def postgres_bytes(url: str) -> int:
     return size
 
 
-async def run(matches: int, rounds: int, postgres: str | None) -> None:
+VARIANTS = {"sqlite": ("sqlite", 64), "postgresql": ("postgresql", 64)}
+VARIANTS |= {f"{name} 1 by 1": (name, 1) for name in ("sqlite", "postgresql")}
+"""Each archive variant: its archive and the writer's batch."""
+
+
+async def run(matches: int, rounds: int, postgres: str | None, rate: float | None) -> None:
     states = finished_states(matches)
+    spacing = random.Random(93)
+    gaps = None if rate is None else [spacing.expovariate(rate) for _ in states]
     record_bytes = statistics.mean(
         len(dumps(make_record(s, seats=SEATS, seed="s" * 32, deck="piacentine"))) for s in states
     )
@@ -254,27 +286,32 @@ async def run(matches: int, rounds: int, postgres: str | None) -> None:
                 (await archive.create_player(f"P{n}", uuid.uuid4().hex * 2)).id for n in range(PROFILES)
             ]
         sizes_before = {"sqlite": await sqlite_bytes(sqlite_path), "postgresql": await postgres_bytes(pg_url)}
-        figures = {name: Figures([], [], [], []) for name in ("file", "sqlite", "postgresql")}
+        figures = {name: Figures([], [], [], []) for name in ("file", *VARIANTS)}
         records = Path(folder) / "records"
         records.mkdir()
         for _ in range(rounds):  # interleaved: a busy moment of the machine weighs on every variant
-            await file_round(states, records, figures["file"])
-            for name, archive in archives.items():
-                await archive_round(states, archive, players[name], figures[name])
+            await file_round(states, records, figures["file"], gaps)
+            for name, (store, batch) in VARIANTS.items():
+                await archive_round(
+                    states, archives[store], players[store], figures[name], batch=batch, gaps=gaps
+                )
         sizes_after = {"sqlite": await sqlite_bytes(sqlite_path), "postgresql": await postgres_bytes(pg_url)}
         for archive in archives.values():
             await archive.close()
     await drop()
     base = {kind: statistics.median(getattr(figures["file"], kind)) for kind in KINDS}
-    print(f"{matches} Briscola match ends x {rounds} rounds, medians per match end (vs the file):")
+    pace = "as fast as handed over" if rate is None else f"at {rate:g} a second"
+    print(f"{matches} Briscola match ends ({pace}) x {rounds} rounds, medians per match end (vs the file):")
     for name, runs in figures.items():
         cells = []
         for kind in KINDS:
             value = statistics.median(getattr(runs, kind))
             cells.append(f"{LABELS[kind]} {value:6.0f} µs ({value / base[kind] - 1:+5.0%})")
-        print(f"  {name:10s} " + "  ".join(cells))
+        if runs.per_write:
+            cells.append(f"ends/tx {statistics.median(runs.per_write):5.2f}")
+        print(f"  {name:21s} " + "  ".join(cells))
     # the ratio per round (each variant against the file in that same round), then its median
-    for name in ("sqlite", "postgresql"):
+    for name in VARIANTS:
         ratios = [v / f for v, f in zip(figures[name].cpu, figures["file"].cpu, strict=True)]
         cells = " ".join(f"{r - 1:+.0%}" for r in ratios)
         print(f"  {name} CPU vs the file by round: {cells}; median {statistics.median(ratios) - 1:+.1%}")
@@ -290,10 +327,15 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument(
+        "--rate", type=float, default=None, help="match ends a second (random gaps); default: a burst"
+    )
+    parser.add_argument(
         "--postgres", default=None, help="a PostgreSQL server URL (a user that may create databases)"
     )
     args = parser.parse_args()
-    asyncio.run(run(args.matches, args.rounds, args.postgres))
+    if args.rate is not None and not args.rate > 0:
+        parser.error("--rate is match ends a second, more than 0")
+    asyncio.run(run(args.matches, args.rounds, args.postgres, args.rate))
 
 
 if __name__ == "__main__":

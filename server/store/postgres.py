@@ -15,9 +15,12 @@ is rolled back, the row made (no games yet: every read skips it) and the match w
 So a match end costs four round trips (``BEGIN``, two statements, ``COMMIT``) where one
 statement per row would take eight or more. ``record_matches`` runs the same two statements for
 each of several match ends inside one ``BEGIN`` ... ``COMMIT``: 2n + 2 round trips for n ends.
-Each end takes its locks in player-id order, but a batch's ends lock one after the other, so two
-nodes' batches sharing players may deadlock: PostgreSQL then rolls one back, and it runs again
-whole (``TRIES``).
+Each end takes its locks in player-id order, but a batch's ends would lock one after the other,
+so two nodes' batches sharing players could deadlock (they did, three times in a row, in the
+tests); a batch of several ends therefore first locks every rating row it will change in one
+statement (``LOCK_BATCH``, in (player, game) order, one round trip more: 2n + 3), and the
+per-end statements then find them held. A deadlock that happens anyway (a profile deleted
+meanwhile) rolls the batch back and it runs again whole (``TRIES``).
 
 A connection refused, lost or shut down (``OSError``, asyncpg's connection errors, a server
 shutting down or out of connections) is :class:`StorageUnavailable`. asyncpg's pool replaces a
@@ -103,6 +106,21 @@ that transaction committed it (READ COMMITTED). A rated profile without a rating
 game comes back with NULLs: the transaction is rolled back, the row is made by a statement of
 its own (``MAKE_RATING_ROWS``) and the match end is written again, so the locks are always
 taken in order and a match never writes a rating it could not lock."""
+
+LOCK_BATCH: Final = """
+WITH p AS MATERIALIZED (
+    SELECT id FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE
+)
+SELECT r.player FROM ratings r
+JOIN unnest($2::text[], $3::text[]) AS c(player, game) ON r.player = c.player AND r.game = c.game
+WHERE r.player IN (SELECT id FROM p)
+ORDER BY r.player, r.game FOR UPDATE OF r
+"""
+"""A batch's first statement: every profile of its ends read ``FOR KEY SHARE`` and every rating
+row its rated ends will change locked ``FOR UPDATE``, in (player, game) order, before any end's
+own ``LOCK_MATCH``. One order for all of a batch's locks, the order a single end takes its own
+in: two writers sharing profiles wait for each other instead of deadlocking. A row not made yet
+is not locked here; that end's ``LOCK_MATCH`` finds it missing as it would alone."""
 
 WRITE_MATCH: Final = """
 WITH m AS (
@@ -375,6 +393,8 @@ class PostgresArchive(Archive):
         for attempt in range(1, TRIES + 1):
             try:
                 async with self._transaction() as conn:
+                    if len(ends) > 1:
+                        await self._lock_batch(conn, ends)
                     return [await self._write_end(conn, end) for end in ends]
             except _RatingRowsMissing:  # a profile's first rated match in a game
                 await self._make_rating_rows(ends)
@@ -384,6 +404,14 @@ class PostgresArchive(Archive):
                         f"PostgreSQL rolled the match ends back {TRIES} times: {exc}"
                     ) from exc
         raise StorageUnavailable(f"the rating rows of match {ends[0].record_id!r} could not be made")
+
+    @staticmethod
+    async def _lock_batch(conn: Connection, ends: list[MatchEnd]) -> None:
+        """``LOCK_BATCH`` for the ends' profiles and their rated games' rating rows."""
+        ids = sorted({s.player for end in ends for s in end.seats if s.player is not None})
+        rows = sorted({(s.player, end.game) for end in ends if end.rated for s in end.seats if s.player})
+        if ids:
+            await conn.execute(LOCK_BATCH, ids, [p for p, _ in rows], [g for _, g in rows])
 
     @staticmethod
     async def _write_end(conn: Connection, end: MatchEnd) -> list[RatingChange] | None:
