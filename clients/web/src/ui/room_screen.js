@@ -129,9 +129,12 @@ export class RoomScreen {
     const el = frame.el;
     el.table.hidden = true;
     el.table.replaceChildren();
-    el.lobby.hidden = false;
     this.showRoomBar();
     this.forgetHash();
+    if (!el.pages.hidden) {
+      return; // a profile screen or a replay is on show: the lobby comes back when it is left
+    }
+    el.lobby.hidden = false;
     win.document.title = "Cardavia";
     this.page.lobby()?.shown();
     el.main.focus({ preventScroll: true });

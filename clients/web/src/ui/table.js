@@ -36,6 +36,7 @@ import {
   statusText, tick, updateHand, usable,
 } from "./table/render.js";
 import { initialState, reduce } from "./table/state.js";
+import { signedChange } from "./profile_state.js";
 import { dealBreakdown, matchBreakdown } from "./table/words.js";
 
 /**
@@ -210,6 +211,19 @@ export class TableView {
     this.dispatch({ type: "chat_message", line: readChatMessage(msg) });
   }
 
+  /**
+   * The player's rating moved with the match just over: the match summary says so.
+   * True when the summary on screen shows it (else the page tells the player another way).
+   * @param {import("./table/state.js").RatingMove} change
+   */
+  ratingChange(change) {
+    this.dispatch({ type: "rating_change", change });
+    const shown = this.summaryShown;
+    if (!this.state.rating || !shown || shown.kind !== "match" || !this.parts.summaryDialog.open) return false;
+    this.fillSummary(shown);
+    return true;
+  }
+
   /** @param {Incoming} error an `error` refusing one of our requests */
   refused(error) {
     this.dispatch({ type: "refused", error: readRefusal(error) });
@@ -312,7 +326,17 @@ export class TableView {
     const breakdown = summary.kind === "deal"
       ? dealBreakdown(state.game, names, summary.event, summary.number, state.view)
       : matchBreakdown(state.game, names, summary.result, state.view);
-    const next = { seated: state.seat !== null, rematch: () => this.askRematch(), leave: () => this.ctx.onLeave() };
+    const record = summary.kind === "match" ? summary.result.record : null;
+    const next = {
+      seated: state.seat !== null, rematch: () => this.askRematch(), leave: () => this.ctx.onLeave(),
+      replay: record ? `#/replay/${encodeURIComponent(record)}` : null,
+    };
+    const rating = state.rating;
+    if (summary.kind === "match" && rating) {
+      breakdown.notes.push(t("profile.rating_change", {
+        game: wording.gameName, before: rating.before, after: rating.after, change: signedChange(rating.before, rating.after),
+      }));
+    }
     replaceChildren(this.parts.summaryDialog, summaryBody(this.parts.summaryDialog, breakdown, summary.kind, t, next));
   }
 
