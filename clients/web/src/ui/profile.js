@@ -215,7 +215,7 @@ export class ProfileScreens {
       this.dispatch({ type: "status", status: { key: how === "create" ? "profile.status.creating" : "profile.status.renaming", args: {}, alert: false } });
       this.ctx.send(how === "create" ? { type: "create_profile", name, bot: false } : { type: "rename_profile", name });
     };
-    return h("form", { className: "page-form", on: { submit } },
+    return h("form", { className: "page-form page-part", on: { submit } },
       h("h2", { text: how === "create" ? t("profile.create.title") : t("profile.rename.title") }),
       h("label", { attrs: { for: id }, text: t("profile.name.label") }),
       h("div", { className: "inline-field" }, input,
@@ -250,7 +250,7 @@ export class ProfileScreens {
       this.dispatch({ type: "status", status: { key: "profile.status.redeeming", args: {}, alert: false } });
       this.ctx.send({ type: "redeem_transfer_code", code });
     };
-    return h("form", { className: "page-form", on: { submit } },
+    return h("form", { className: "page-form page-part", on: { submit } },
       h("h2", { text: t("profile.redeem.title") }),
       h("p", { className: "muted", text: t("profile.redeem.about") }),
       h("label", { attrs: { for: id }, text: t("profile.redeem.label") }),
@@ -409,7 +409,7 @@ export class ProfileScreens {
       this.statusLine());
     const board = this.state.board;
     if (!board || board.game !== game) {
-      section.append(h("p", { className: "muted", text: t("profile.loading") }));
+      if (!this.state.status?.alert) section.append(h("p", { className: "muted", text: t("profile.loading") }));
       return section;
     }
     if (!board.top.length) {
@@ -464,7 +464,7 @@ export class ProfileScreens {
     }
     const matches = this.state.matches;
     if (matches === null) {
-      section.append(h("p", { className: "muted", text: t("profile.loading") }));
+      if (!this.state.status?.alert) section.append(h("p", { className: "muted", text: t("profile.loading") }));
       return section;
     }
     if (!matches.length) {
