@@ -45,6 +45,7 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "chat": (m.ChatMessage, False),
     "get_rules": (m.Rules, True),
     "get_record": (m.RecordMessage, True),
+    "get_replay": (m.Replay, True),
 }
 
 ANSWER = re.compile(r"^Answer: `(\w+)` \((with the request's `id`|no `id`)\)", re.MULTILINE)
@@ -229,6 +230,25 @@ async def _get_record(url: str) -> tuple[Client, m.Request]:
     return c, c.req.get_record(result.record)
 
 
+async def _get_replay(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    await c.send(c.req.play_now("briscola"))
+    result = await c.play_until_over(random.Random(3))
+    assert result.record is not None
+    return c, c.req.get_replay(result.record)
+
+
+async def _rated_room_without_a_profile(url: str) -> tuple[Client, m.Request]:
+    """Anna, who has a profile, makes a rated public room; Bo, who has none, tries to join it."""
+    anna, bo = await ready(url), await ready(url, "Bo")
+    await anna.send(anna.req.create_profile("Anna"))
+    await anna.expect(m.Profile)
+    await anna.send(anna.req.create_room("scopa", humans=2, rated=True))
+    room: m.Snapshot = await anna.expect(m.Snapshot)
+    assert room.room.rated
+    return bo, bo.req.join(room=room.room.room)
+
+
 Scenario = Callable[[str], Awaitable[tuple[Client, m.Request]]]
 SCENARIOS: dict[str, Scenario] = {
     "hello": _hello,
@@ -247,6 +267,7 @@ SCENARIOS: dict[str, Scenario] = {
     "chat": _chat,
     "get_rules": _get_rules,
     "get_record": _get_record,
+    "get_replay": _get_replay,
 }
 
 
@@ -411,6 +432,14 @@ ERRORS: list[tuple[str, Scenario, str]] = [
     ("spectate", lambda u: _fresh(u, lambda c: c.req.spectate(code="ZZZZ2222")), "unknown_room"),
     ("chat", lambda u: _not_in_room(u, lambda c: c.req.chat("hello")), "not_in_room"),
     ("get_record", lambda u: _fresh(u, lambda c: c.req.get_record("r-0000000000000000-1")), "unknown_record"),
+    ("get_replay", lambda u: _fresh(u, lambda c: c.req.get_replay("r-0000000000000000-1")), "unknown_record"),
+    (
+        "create_room",
+        lambda u: _fresh(u, lambda c: c.req.create_room("scopa", rated=True)),
+        "profile_required",
+    ),
+    ("play_now", lambda u: _fresh(u, lambda c: c.req.play_now("scopa", rated=True)), "profile_required"),
+    ("join_room", _rated_room_without_a_profile, "profile_required"),
 ]
 
 
