@@ -400,6 +400,29 @@ export class App {
     return true;
   }
 
+  /**
+   * The profile's name becomes the name the player plays under (seats, chat), from the next
+   * hello on: at once when no table is open (the connection is opened again, the resume token
+   * keeping the session), else from the next connection.
+   * @param {string} typed
+   */
+  adoptName(typed) {
+    const name = validName(typed);
+    if (!name || name === this.settings.name) {
+      return;
+    }
+    this.settings.name = name;
+    writeSettings(this.storage, this.settings);
+    if (this.session) {
+      this.session.name = name;
+    }
+    this.lobby?.dispatch({ type: "name", name });
+    this.lobby?.render();
+    if (!this.table) {
+      this.connect();
+    }
+  }
+
   // -------------------------------------------------------------- events
 
   /**
@@ -442,11 +465,7 @@ export class App {
         break;
       case "snapshot":
         if (current) {
-          const joined = taken?.joined ?? true;
-          this.screen?.open(message, joined);
-          if (joined && this.route) {
-            this.hidePages(); // a new table (a room joined, a match started): it is what the player wants to see
-          }
+          this.screen?.open(message, taken?.joined ?? true);
         }
         break;
       case "delta": {
@@ -483,6 +502,12 @@ export class App {
       case "profile_deleted":
         this.profile?.dispatch(/** @type {import("./profile_state.js").ProfileMessage} */ (/** @type {unknown} */ (message)));
         this.profileChanged();
+        if (message.type === "profile") {
+          this.adoptName(this.profile?.player?.name ?? "");
+          if (this.route && this.route.page !== "replay") {
+            this.profile?.ask(); // a profile new to this page: its ratings and matches
+          }
+        }
         break;
       case "transfer_code":
         this.profile?.dispatch({ ...message, type: "transfer_code", now: performance.now() });
@@ -602,6 +627,7 @@ export class App {
     frame.el.lobby.hidden = true;
     frame.el.table.hidden = true;
     frame.el.pages.hidden = false;
+    frame.el.roomBar.hidden = true; // the room's link is the table's; the pages have their own
     this.lobby?.hidden();
     frame.showPage(route.page === "replay" ? null : route.page);
     if (route.page === "replay") {
@@ -630,6 +656,7 @@ export class App {
     frame.el.pages.hidden = true;
     frame.el.pages.replaceChildren();
     frame.showPage(null);
+    this.screen?.showRoomBar();
     if (this.table) {
       frame.el.table.hidden = false;
       this.document.title = `${this.gameName(String(this.session?.room?.game ?? ""))} · Cardavia`;
@@ -669,7 +696,8 @@ export class App {
     if (!Number.isFinite(before) || !Number.isFinite(after)) {
       return;
     }
-    const change = { game: this.gameName(String(message.game)), before, after, change: signedChange(before, after) };
+    // ratings read as plain numbers (1500), never grouped as amounts are
+    const change = { game: this.gameName(String(message.game)), before: String(before), after: String(after), change: signedChange(before, after) };
     if (!this.table?.ratingChange({ record: String(message.record), before, after, deviation: Number(message.deviation) || 0 })) {
       this.notify("profile.rating_change", change, "info", { sticky: true });
     }

@@ -188,7 +188,7 @@ export class Frame {
    * @param {boolean} watching
    */
   showRoomBar(code, watching) {
-    this.el.roomBar.hidden = !code;
+    this.el.roomBar.hidden = !code || !this.el.pages.hidden; // not over a profile screen or a replay
     if (code) {
       this.el.roomBar.setAttribute("aria-label", this.t("web.room.label", { code: displaySafe(code) }));
       this.el.roomWatching.hidden = !watching;

@@ -290,7 +290,7 @@ export class ProfileScreens {
    */
   ratingCell(rating, deviation) {
     const { t } = this.ctx.words();
-    const cell = h("span", { className: "rating" }, t("profile.rating", { rating, deviation }));
+    const cell = h("span", { className: "rating" }, t("profile.rating", { rating: String(rating), deviation: String(deviation) }));
     if (provisional(deviation)) {
       cell.append(" ", h("abbr", {
         className: "provisional",
@@ -439,10 +439,13 @@ export class ProfileScreens {
   boardRow(row) {
     const { t, has } = this.ctx.words();
     const mine = isMine(this.state, row);
-    const name = h("th", { attrs: { scope: "row" } }, displaySafe(row.name));
+    // a built-in bot level is named by its level in the player's language (the server's
+    // name for it is English); a program's own profile by the name it chose
+    const builtIn = row.bot && row.level !== null && row.player.startsWith("bot:");
+    const level = builtIn && row.level && has(`bots.level.${row.level}`) ? t(`bots.level.${row.level}`) : row.level;
+    const name = h("th", { attrs: { scope: "row" } }, builtIn && level ? level : displaySafe(row.name));
     if (row.bot) {
-      const level = row.level && has(`bots.level.${row.level}`) ? t(`bots.level.${row.level}`) : row.level;
-      name.append(" ", h("span", { className: "badge bot-badge", text: level ? t("profile.leaderboard.bot_level", { level }) : t("profile.leaderboard.bot") }));
+      name.append(" ", h("span", { className: "badge bot-badge", text: t("profile.leaderboard.bot") }));
     }
     if (mine) name.append(" ", h("span", { className: "badge you-badge", text: t("profile.leaderboard.you") }));
     return h("tr", { className: mine ? "mine" : "", attrs: { "aria-current": mine ? "true" : null }, dataset: { player: row.player } },
@@ -504,7 +507,7 @@ export class ProfileScreens {
     const before = entry.rating_before;
     const after = entry.rating_after;
     const rating = entry.rated && before !== null && after !== null
-      ? h("span", { className: `change ${after >= before ? "up" : "down"}`, text: t("profile.change", { before, after, change: signedChange(before, after) }) })
+      ? h("span", { className: `change ${after >= before ? "up" : "down"}`, text: t("profile.change", { before: String(before), after: String(after), change: signedChange(before, after) }) })
       : h("span", { className: "muted", text: entry.rated ? t("profile.rated") : t("profile.casual") });
     const game = this.ctx.gameName(entry.game);
     return h("tr", { dataset: { record: entry.record } },

@@ -218,11 +218,11 @@ export class ReplayScreen {
         h("h1", { className: "page-title", attrs: { tabindex: -1 }, text: t("profile.replay.title", { game }) }),
         h("button", { className: "link-button", attrs: { type: "button" }, text: t("profile.replay.copy_link"), on: { click: () => void this.ctx.copyLink() } })),
       h("div", { className: "replay-controls", attrs: { role: "toolbar", "aria-label": t("profile.replay.controls") } },
-        control("first", t("profile.replay.first"), "⏮", { type: "first" }, "Home"),
+        control("first", t("profile.replay.first"), "|◀", { type: "first" }, "Home"),
         control("back", t("profile.replay.back_step"), "◀", { type: "back" }, "ArrowLeft"),
         h("span", { className: "replay-where", attrs: { "aria-live": "polite" } }),
         control("forward", t("profile.replay.forward"), "▶", { type: "forward" }, "ArrowRight"),
-        control("last", t("profile.replay.last"), "⏭", { type: "last" }, "End"),
+        control("last", t("profile.replay.last"), "▶|", { type: "last" }, "End"),
         h("button", { className: "replay-note", attrs: { type: "button" }, dataset: { step: "next_note" }, text: t("profile.replay.next_note"), on: { click: () => this.dispatch({ type: "next_note" }) } }),
         state.deals.length > 1
           ? h("span", { className: "field inline" },
@@ -282,6 +282,7 @@ export class ReplayScreen {
         t, lang: this.ctx.words().lang, catalogue, game: state.game, deck: state.deck ?? undefined,
         suitSystem: deck?.suit_system || "french", seat: state.follow, room,
         send: () => null, cardName, onLeave: () => {}, openRules: (game) => this.ctx.openRules(game), sessionId: null,
+        replay: true,
       });
       this.tableSeat = state.follow;
     }

@@ -57,8 +57,8 @@ import { dealBreakdown, matchBreakdown } from "./table/words.js";
  *   t: Translate, lang?: string, catalogue: Catalogue, game: string, deck?: string, suitSystem?: string,
  *   seat: number | null, room: unknown, send: (message: Record<string, unknown>) => unknown,
  *   cardName: (code: string) => string, onLeave: () => void, openRules: (game: string) => void,
- *   sessionId?: string | null,
- * }} TableContext
+ *   sessionId?: string | null, replay?: boolean,
+ * }} TableContext  `replay`: a finished match seen from `seat`, which is not the viewer's own (replay.js)
  */
 
 /** Messages that change only the hand's states and the status line: the rest of the page stays as drawn. */
@@ -156,6 +156,7 @@ export class TableView {
       },
       // without the session id the owner cannot be told: the button is offered and the server decides
       canStart: state.room.state === "waiting" && !!state.room.owner && (me === undefined || me === null || me === state.room.owner),
+      replay: this.ctx.replay === true,
       botLevel: (/** @type {Seat} */ seat) => {
         if (seat.kind !== "bot") return "";
         const level = String(seat.bot || "");
@@ -334,7 +335,7 @@ export class TableView {
     const rating = state.rating;
     if (summary.kind === "match" && rating) {
       breakdown.notes.push(t("profile.rating_change", {
-        game: wording.gameName, before: rating.before, after: rating.after, change: signedChange(rating.before, rating.after),
+        game: wording.gameName, before: String(rating.before), after: String(rating.after), change: signedChange(rating.before, rating.after),
       }));
     }
     replaceChildren(this.parts.summaryDialog, summaryBody(this.parts.summaryDialog, breakdown, summary.kind, t, next));
