@@ -43,7 +43,9 @@ def words_of(player: Player, key: str, **args: Any) -> str:
 def create_profile(player: Player, name: str) -> None:
     player.page.locator(".menu-link[data-page='profile']").click()
     player.page.wait_for_function("() => location.hash === '#/profile'")
-    form = player.page.locator("form.page-form", has=player.page.get_by_role("button", name=player.t("profile.create.button")))
+    form = player.page.locator(
+        "form.page-form", has=player.page.get_by_role("button", name=player.t("profile.create.button"))
+    )
     form.get_by_label(player.t("profile.name.label")).fill(name)
     form.get_by_role("button", name=player.t("profile.create.button")).click()
     player.page.get_by_role("heading", name=words_of(player, "profile.title", name=name)).wait_for()
@@ -59,17 +61,22 @@ def play_rated_briscola(player: Player) -> m.RatingChange:
     player.page.locator(".brand").click()
     player.page.wait_for_function("() => !document.querySelector('.lobby').hidden")
     player.choose_game("briscola")
-    assert player.page.locator('input[name="lobby-rated"][value="rated"]').is_checked(), "rated is the default"
+    assert player.page.locator('input[name="lobby-rated"][value="rated"]').is_checked(), (
+        "rated is the default"
+    )
     player.play_now("briscola")
     snapshot = player.last(m.Snapshot)
-    assert snapshot is not None and snapshot.room.rated
+    assert snapshot is not None
+    assert snapshot.room.rated
     assert play_on(player) == "match"
     summary = player.page.locator("dialog.tv-summary[open]")
     summary.locator(".tv-note", has_text="→").wait_for()
     change = player.last(m.RatingChange)
-    assert change is not None and change.game == "briscola"
+    assert change is not None
+    assert change.game == "briscola"
     result = player.last(m.MatchResult)
-    assert result is not None and change.record == result.record
+    assert result is not None
+    assert change.record == result.record
     return change
 
 
@@ -78,17 +85,22 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
 ) -> None:
     anna = person()
     anna.open()
-    assert anna.page.locator(".rated-offer").is_visible(), "without a profile the lobby says rated play needs one"
+    assert anna.page.locator(".rated-offer").is_visible(), (
+        "without a profile the lobby says rated play needs one"
+    )
     create_profile(anna, "Anna")
     key = stored_key(anna)
-    assert key and key not in anna.page.url
+    assert key
+    assert key not in anna.page.url
     assert anna.page.locator(".menu-link.has-profile").inner_text() == "Anna"
     anna.page.screenshot(path=str(artifacts / "profile-new.png"))
 
     change = play_rated_briscola(anna)
     summary = anna.page.locator("dialog.tv-summary[open]")
     sign = "+" if change.after > change.before else ("\u2212" if change.after < change.before else "\u00b1")
-    assert summary.get_by_text(re.compile(f"{change.before} → {change.after} \\({re.escape(sign)}")).is_visible()
+    assert summary.get_by_text(
+        re.compile(f"{change.before} → {change.after} \\({re.escape(sign)}")
+    ).is_visible()
     anna.page.screenshot(path=str(artifacts / "match-end-rating.png"))
     record = change.record
 
@@ -100,7 +112,9 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
     assert anna.page.locator(".replay-table .tv-hand button.tv-card").count() == 3
     assert anna.page.locator(".replay-hand .tv-table-card").count() == 3, "the bot's hand, face up"
     anna.page.keyboard.press("ArrowRight")
-    anna.page.locator(".replay-where", has_text=words_of(anna, "profile.replay.step", at=1, count=40)).wait_for()
+    anna.page.locator(
+        ".replay-where", has_text=words_of(anna, "profile.replay.step", at=1, count=40)
+    ).wait_for()
     marks: set[str] = set()
     for _ in range(40):
         mark = anna.page.locator(".replay-move .analysis").get_attribute("data-mark")
@@ -108,7 +122,9 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
             marks.add(mark)
         anna.page.keyboard.press("ArrowRight")
     assert marks & {"differs", "agrees"}, f"the person's moves are analysed: {marks}"
-    assert anna.page.locator(".replay-where").inner_text() == words_of(anna, "profile.replay.step", at=40, count=40)
+    assert anna.page.locator(".replay-where").inner_text() == words_of(
+        anna, "profile.replay.step", at=40, count=40
+    )
     assert anna.page.locator(".replay-step[data-step='forward']").is_disabled()
     anna.page.locator(".replay-step[data-step='first']").click()
     assert anna.page.locator(".replay-where").inner_text() == anna.t("profile.replay.start")
@@ -119,14 +135,16 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
         assert "?!" in analysis.inner_text()
         anna.page.screenshot(path=str(artifacts / "replay-differs.png"))
     replay_messages = [msg for msg in anna.messages if isinstance(msg, m.Replay)]
-    assert len(replay_messages) == 1 and replay_messages[0].record_id == record
+    assert len(replay_messages) == 1
+    assert replay_messages[0].record_id == record
 
     # the leaderboard: the player's own row, the bots at their levels
     anna.page.locator(".menu-link[data-page='leaderboard']").click()
     anna.page.locator(".board-game select").select_option("briscola")
     mine = anna.page.locator(".board-table tr.mine")
     mine.wait_for()
-    assert "Anna" in mine.inner_text() and str(change.after) in mine.inner_text()
+    assert "Anna" in mine.inner_text()
+    assert str(change.after) in mine.inner_text()
     assert mine.get_attribute("aria-current") == "true"
     assert anna.page.locator(".board-table .bot-badge").count() >= 3
     anna.page.screenshot(path=str(artifacts / "leaderboard.png"))
@@ -158,14 +176,19 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
     anna.page.get_by_role("button", name=anna.t("profile.transfer.button")).click()
     code = anna.page.locator(".transfer-code code").inner_text()
     assert re.fullmatch(r"[A-Z0-9]{5}-[A-Z0-9]{5}", code)
-    assert anna.page.locator(".transfer-left").inner_text().startswith(words_of(anna, "profile.transfer.left", time="")[:5])
+    assert (
+        anna.page.locator(".transfer-left")
+        .inner_text()
+        .startswith(words_of(anna, "profile.transfer.left", time="")[:5])
+    )
     anna.page.screenshot(path=str(artifacts / "transfer-code.png"))
     bo.page.locator(".menu-link[data-page='profile']").click()
     bo.page.get_by_label(bo.t("profile.redeem.label")).fill(code.lower())
     bo.page.get_by_role("button", name=bo.t("profile.redeem.button")).click()
     bo.page.get_by_role("heading", name=words_of(bo, "profile.title", name="Anna")).wait_for()
     bo_key = stored_key(bo)
-    assert bo_key and bo_key != key, "the second device has a key of its own"
+    assert bo_key
+    assert bo_key != key, "the second device has a key of its own"
     bo.page.locator(".ratings-table tr[data-game='briscola']").wait_for()
     bo.page.locator(".menu-link[data-page='history']").click()
     bo.page.locator(f".history-table tr[data-record='{record}']").wait_for()
@@ -185,11 +208,17 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
     anna.wait_online()
     anna.page.get_by_role("heading", name=words_of(anna, "profile.title", name="Anna")).wait_for()
     welcome = anna.last(m.Welcome)
-    assert welcome is not None and welcome.player is not None and welcome.player.name == "Anna"
-    assert not anna.errors and not bo.errors and not third.errors
+    assert welcome is not None
+    assert welcome.player is not None
+    assert welcome.player.name == "Anna"
+    assert not anna.errors
+    assert not bo.errors
+    assert not third.errors
 
 
-def test_deleting_the_profile_says_what_goes_and_forgets_the_key(person: PersonFactory, artifacts: Path) -> None:
+def test_deleting_the_profile_says_what_goes_and_forgets_the_key(
+    person: PersonFactory, artifacts: Path
+) -> None:
     anna = person()
     anna.open()
     create_profile(anna, "Anna")
@@ -216,7 +245,9 @@ def test_a_key_the_server_does_not_know_is_forgotten_and_the_player_told(person:
     anna.page.get_by_role("alert").filter(has_text=anna.t("profile.key_lost")).wait_for()
     assert stored_key(anna) is None
     welcome = anna.last(m.Welcome)
-    assert welcome is not None and welcome.player is None and welcome.player_error in ("unknown_player", "malformed_player_key")
+    assert welcome is not None
+    assert welcome.player is None
+    assert welcome.player_error in ("unknown_player", "malformed_player_key")
 
 
 def english_on(player: Player, lang: str, extra_names: set[str]) -> set[str]:
@@ -262,7 +293,9 @@ def test_the_profile_screens_and_the_replay_in_six_languages(person: PersonFacto
             anna.page.keyboard.press("ArrowRight")
         anna.page.locator(".replay-move .analysis, .replay-move .analysis-none").first.wait_for()
         game = served_catalogue(lang)["games"]["briscola"]
-        assert anna.page.locator("h1.page-title").inner_text() == words_of(anna, "profile.replay.title", game=game)
+        assert anna.page.locator("h1.page-title").inner_text() == words_of(
+            anna, "profile.replay.title", game=game
+        )
         text = anna.page.locator("body").inner_text()
         assert not RAW_KEY.search(text), f"{lang} replay: a raw key {RAW_KEY.search(text)}"
         if lang != "en":

@@ -1,4 +1,4 @@
-"""The replay fixture (clients/web/test/fixtures/replays.json): current, and a replay of what its record says."""
+"""The replay fixture (clients/web/test/fixtures/replays.json): current, and true to its records."""
 
 from __future__ import annotations
 

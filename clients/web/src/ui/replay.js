@@ -287,6 +287,9 @@ export class ReplayScreen {
       this.tableSeat = state.follow;
     }
     this.table.snapshot({ type: "snapshot", room, seat: state.follow, seq: state.at, view: views[state.follow] });
+    // the hand drawn is the followed seat's, not the viewer's own
+    const handLabel = tableRoot.querySelector(".tv-hand-label");
+    if (handLabel) handLabel.textContent = t("profile.replay.hand_of", { name: players[state.follow] });
     tableRoot.dataset.at = String(state.at);
 
     const where = /** @type {HTMLElement} */ (page.querySelector(".replay-where"));
