@@ -61,15 +61,25 @@ def provisional(rating: Rating) -> bool:
     return rating.deviation > PROVISIONAL_DEVIATION
 
 
+LIMITS = {"rating": (0.0, 5000.0), "deviation": (1.0, 1000.0), "volatility": (1e-4, 1.0)}
+"""What a rating's numbers may be: far wider than play ever takes them, narrow enough that the
+arithmetic cannot overflow or divide by zero (a database row is input like any other). A
+result is held inside them too, so whatever ``rate`` returns it also accepts."""
+
+
+def _held(rating: float, deviation: float, volatility: float) -> Rating:
+    values = {"rating": rating, "deviation": deviation, "volatility": volatility}
+    held = {k: min(max(v, LIMITS[k][0]), LIMITS[k][1]) for k, v in values.items()}
+    return Rating(held["rating"], held["deviation"], held["volatility"])
+
+
 def _check_rating(r: Rating, what: str) -> None:
     if not isinstance(r, Rating):
         raise ValueError(f"{what} must be a Rating, not {type(r).__name__}")
-    if not math.isfinite(r.rating):
-        raise ValueError(f"{what}: rating must be a finite number, not {r.rating!r}")
-    if not (math.isfinite(r.deviation) and r.deviation > 0):
-        raise ValueError(f"{what}: deviation must be a positive number, not {r.deviation!r}")
-    if not (math.isfinite(r.volatility) and r.volatility > 0):
-        raise ValueError(f"{what}: volatility must be a positive number, not {r.volatility!r}")
+    for name, (low, high) in LIMITS.items():
+        value = getattr(r, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise ValueError(f"{what}: {name} must be a number from {low:g} to {high:g}, not {value!r}")
 
 
 def _g(phi: float) -> float:
@@ -143,7 +153,7 @@ def rate(player: Rating, games: Sequence[tuple[Rating, float]], *, tau: float = 
     phi_star = math.sqrt(phi * phi + sigma_new * sigma_new)
     phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     mu_new = mu + phi_new * phi_new * improvement
-    return Rating(mu_new * SCALE + START_RATING, phi_new * SCALE, sigma_new)
+    return _held(mu_new * SCALE + START_RATING, phi_new * SCALE, sigma_new)
 
 
 def _check_result(game: str, scores: Sequence[int], winner: int | None) -> int:

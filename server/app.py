@@ -86,7 +86,7 @@ class CardaviaServer:
         self.replays = Replays(
             self.archiver,
             self.runner,
-            concurrent=max(1, config.bot_workers),
+            concurrent=max(1, config.bot_workers - 1),  # a worker stays free for bots' moves
             budget=config.analysis_budget or None,
         )
         replies = ErrorReplies(shared)
@@ -144,19 +144,24 @@ class CardaviaServer:
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Listener:
-        """Bind, heartbeat, take back this node's rooms from its last run, then serve.
+        """Open the archive, bind, heartbeat, take back this node's rooms from its last run, then serve.
 
         Until its rooms are rebuilt the node refuses connections (and /healthz),
-        so nobody meets a room of its that is not there yet.
+        so nobody meets a room of its that is not there yet. A database that cannot be opened
+        stops the start (``StorageUnavailable``: ``cardavia serve`` exits with code 2).
         """
         self.config.records_path().mkdir(parents=True, exist_ok=True)
-        await self.archive.open()  # StorageUnavailable: no node without its database (exit 2)
+        await self.archive.open()
         self._server = Listener(
             self.front_door,
             max_size=max(65536, self.config.max_frame * 4),
             ping_interval=self.config.ping_interval,
         )
-        await self._server.bind(self.config.host, self.config.port)
+        try:
+            await self._server.bind(self.config.host, self.config.port)
+        except BaseException:
+            await self.archive.close()  # no connection left to a loop that is about to end
+            raise
         self._port = self._server.port
         self.archiver.start()  # before any room is reclaimed: a finished one submits its end
         self.spawn(self.node_keeper.heartbeat())

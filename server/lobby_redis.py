@@ -362,13 +362,17 @@ class RedisLobby(LobbyStore):
         # rated: the nearest room of every shard, then a seat in the nearest of those; a room
         # taken meanwhile by someone else is passed over and the next nearest tried
         for _ in range(RATED_ATTEMPTS):
-            nearest: list[tuple[float, int, int, str]] = []
-            for order, shard in enumerate(shards):
-                peeked = await self._quick_in(
-                    shard, game, session, name, rated=True, rating=rating, mode="peek"
+            peeks = await asyncio.gather(  # every shard at once: one round trip, not sixteen
+                *(
+                    self._quick_in(shard, game, session, name, rated=True, rating=rating, mode="peek")
+                    for shard in shards
                 )
-                if peeked:
-                    nearest.append((float(peeked[1]), order, shard, str(peeked[0])))
+            )
+            nearest = [
+                (float(peeked[1]), order, shard, str(peeked[0]))
+                for order, (shard, peeked) in enumerate(zip(shards, peeks, strict=True))
+                if peeked
+            ]
             if not nearest:
                 return None
             for _, _, shard, room in sorted(nearest):

@@ -22,6 +22,7 @@ read loop answers it. Play needs no profile and never waits for one.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -33,15 +34,20 @@ from cardavia.bots.registry import levels_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import Connection
-from cardavia.server.lobby import DEFAULT_RATING
+from cardavia.server.lobby import DEFAULT_RATING, LobbyUnavailable
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
-from cardavia.server.store import GameRating, HistoryEntry, Player, Standing
+from cardavia.server.store import GameRating, HistoryEntry, Player, Standing, StorageUnavailable
+
+log = logging.getLogger("cardavia.server")
 
 KEY_FORM: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A player key as the server gives it out: ``secrets.token_urlsafe(24)``, 32 URL-safe characters."""
 PLAYER_ID_FORM: Final = re.compile(r"p-[0-9a-f]{16}")
 """A profile's public id, as the archive makes it."""
+RECORD_ID_FORM: Final = re.compile(r"[!-~]{1,64}")
+"""What a record id may be (``<room>-<n>``: printable ASCII, no space); a ``before`` of any
+other form names no record, so its page is empty, and it never reaches the database."""
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Transfer codes' characters: digits and capitals without the look-alikes 0, 1, I, L and O."""
 CODE_LENGTH: Final = 10
@@ -183,10 +189,18 @@ class ProfileHandlers:
 
     async def _sign_in(self, conn: Connection, player: m.PlayerInfo | None) -> None:
         """``conn`` plays as ``player`` (None: anonymous) from now on, and its session remembers
-        it, so a resume keeps it."""
+        it, so a resume keeps it.
+
+        A lobby that cannot be reached does not undo what the archive has done (a profile made,
+        a code taken): the answer still goes out, and only a resume without the key would miss
+        the profile (clients send their key in every hello)."""
         self._sessions.set_player(conn, player)
         seat_room = conn.room.id if conn.room is not None and conn.seat is not None else None
-        await self._shared.lobby.save_session(conn.session_entry(seat_room, conn.seat if seat_room else None))
+        entry = conn.session_entry(seat_room, conn.seat if seat_room else None)
+        try:
+            await self._shared.lobby.save_session(entry)
+        except LobbyUnavailable:
+            log.warning("event=session_profile_unsaved session=%s reason=lobby_unavailable", conn.session)
 
     async def _gone(self, conn: Connection) -> None:
         """The profile ``conn`` held was deleted meanwhile (on another device or node)."""
@@ -280,7 +294,10 @@ class ProfileHandlers:
                 await self._gone(conn)
             raise ProtocolError("unknown_player", "no profile has that id")
         ratings = await archive.ratings(wanted)
-        matches = await archive.history(wanted, limit=msg.limit, before=msg.before)
+        if msg.before is not None and RECORD_ID_FORM.fullmatch(msg.before) is None:
+            matches = []  # after a match that cannot exist: nothing
+        else:
+            matches = await archive.history(wanted, limit=msg.limit, before=msg.before)
         conn.send(
             m.History(
                 id=msg.id,
@@ -291,8 +308,12 @@ class ProfileHandlers:
         )
 
     async def rating_of(self, player: str, game: str) -> float:
-        """A profile's rating in ``game`` for pairing: its archived rating, else the default."""
-        for rating in await self._shared.archive.ratings(player):
-            if rating.game == game:
-                return rating.rating
-        return DEFAULT_RATING
+        """A profile's rating in ``game`` for pairing: its archived rating, else (no rated match
+        yet, or the database away: play goes on, and the match's end is rated when it is
+        written, from the ratings then) the default."""
+        try:
+            ratings = await self._shared.archive.ratings(player)
+        except StorageUnavailable:
+            self._shared.storage_failed()
+            return DEFAULT_RATING
+        return next((r.rating for r in ratings if r.game == game), DEFAULT_RATING)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import secrets
 from abc import ABC, abstractmethod
@@ -196,7 +197,7 @@ class Archive(ABC):
     @abstractmethod
     async def take_transfer_code(self, code_hash: str, now: float) -> str | None:
         """The profile a code names, used up atomically (one caller wins); None for an unknown,
-        used or expired code."""
+        used or expired code. Every code expired by ``now`` is removed on the way."""
 
     @abstractmethod
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:
@@ -285,7 +286,7 @@ def check_postgres_url(url: str) -> None:
         parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
     except ValueError as exc:
         raise ValueError(f"the PostgreSQL URL is malformed: {exc}") from None
-    if not parts.netloc or not parts.hostname:
+    if not parts.hostname and "host=" not in parts.query:  # ?host=/run/postgresql: a Unix socket
         raise ValueError("the PostgreSQL URL names no host (postgresql://user@host:port/db)")
     if parts.fragment:
         raise ValueError("the PostgreSQL URL has a fragment, which is not supported")
@@ -331,8 +332,18 @@ def check_end(end: MatchEnd) -> None:
         raise ValueError("a match has seats")
     if len(end.scores) != len(end.seats):
         raise ValueError(f"{len(end.seats)} seats but {len(end.scores)} scores")
-    if end.winner is not None and not 0 <= end.winner < len(end.seats):
-        raise ValueError(f"winner {end.winner} is no seat")
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in end.scores):
+        raise ValueError("scores are whole numbers")
+    if end.winner is not None and (
+        not isinstance(end.winner, int)
+        or isinstance(end.winner, bool)
+        or not 0 <= end.winner < len(end.seats)
+    ):
+        raise ValueError(f"winner {end.winner!r} is no seat")
+    if isinstance(end.ended, bool) or not isinstance(end.ended, (int, float)) or not math.isfinite(end.ended):
+        raise ValueError("a match's end is a time in seconds")
+    if not isinstance(end.rated, bool):
+        raise ValueError("rated is true or false")
     if not isinstance(end.record, dict):
         raise ValueError("the record is a JSON object")
     if end.rated:

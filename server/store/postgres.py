@@ -8,7 +8,8 @@ matches sharing players never deadlock, after inserting any row still missing (`
 NOTHING``) so that there is always a row to lock. Under READ COMMITTED a locked read waits for
 the other transaction and then reads the row it committed, so two nodes ending matches of one
 player at once apply both changes, one after the other. Profiles a match names are read ``FOR
-SHARE``, so a profile deleted meanwhile is deleted either wholly before or wholly after.
+KEY SHARE``, so a profile deleted meanwhile is deleted either wholly before or wholly after
+(a rename does not wait for it).
 
 A connection refused, lost or shut down (``OSError``, asyncpg's connection errors, a server
 shutting down or out of connections) is :class:`StorageUnavailable`. asyncpg's pool replaces a
@@ -67,6 +68,10 @@ UNAVAILABLE: Final = (
     pg.InvalidCatalogNameError,  # the database is not there (yet)
 )
 """What asyncpg raises when the database cannot be reached (InterfaceError too, below)."""
+
+TRIES: Final = 3
+"""How often ``record_match`` runs its transaction when PostgreSQL rolls it back (the locks are
+taken in one order, so a deadlock should not happen; if one does, the match is written anyway)."""
 
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
@@ -206,7 +211,7 @@ class PostgresArchive(Archive):
         check_text(player_id)
         check_hash(key_hash, "a key hash")
         async with self._transaction() as conn:
-            if await conn.fetchval("SELECT 1 FROM players WHERE id = $1 FOR SHARE", player_id) is None:
+            if await conn.fetchval("SELECT 1 FROM players WHERE id = $1 FOR KEY SHARE", player_id) is None:
                 raise ValueError(f"no profile {player_id!r}")
             await conn.execute(
                 "INSERT INTO player_keys (key_hash, player, created) VALUES ($1, $2, $3)",
@@ -264,10 +269,11 @@ class PostgresArchive(Archive):
 
     async def take_transfer_code(self, code_hash: str, now: float) -> str | None:
         check_hash(code_hash, "a code hash")
-        async with self._connection() as conn:
+        async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "DELETE FROM transfer_codes WHERE code_hash = $1 RETURNING player, expires", code_hash
             )
+            await conn.execute("DELETE FROM transfer_codes WHERE expires <= $1", float(now))
         if row is None or row["expires"] <= now:
             return None
         player: str = row["player"]
@@ -277,10 +283,21 @@ class PostgresArchive(Archive):
 
     async def record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         check_end(end)
+        for attempt in range(1, TRIES + 1):
+            try:
+                return await self._record_match(end)
+            except pg.TransactionRollbackError as exc:  # a deadlock or serialization failure
+                if attempt == TRIES:
+                    raise StorageUnavailable(
+                        f"PostgreSQL rolled the match back {TRIES} times: {exc}"
+                    ) from exc
+        raise AssertionError("unreachable")
+
+    async def _record_match(self, end: MatchEnd) -> list[RatingChange] | None:
         ids = sorted({s.player for s in end.seats if s.player is not None})
         async with self._transaction() as conn:
             rows = await conn.fetch(
-                "SELECT id, bot FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE", ids
+                "SELECT id, bot FROM players WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE", ids
             )
             profiles = {r["id"]: r["bot"] for r in rows}
             players = seat_list(end, profiles)

@@ -1,7 +1,10 @@
 """The archive in one SQLite file: the embedded default of ``cardavia serve``.
 
 One aiosqlite connection (its own thread: no call blocks the event loop), in WAL mode with
-``synchronous=FULL``, so a committed match survives a crash of the process or the machine. Every
+``synchronous=NORMAL``: a committed match survives the process being killed (its WAL frames are
+written before the commit returns); a power cut may lose the last commits but never corrupts the
+file, and on one machine it takes the games in memory with it anyway. Close the archive on
+shutdown: aiosqlite's thread is not a daemon, so an open connection keeps the process alive. Every
 call is one transaction under an asyncio lock: a write begins with ``BEGIN IMMEDIATE``, which
 takes SQLite's write lock at once (waiting up to ``busy_timeout`` for another process's), so what
 ``record_match`` reads it writes from with nobody in between, across processes too.
@@ -59,6 +62,8 @@ from cardavia.server.store.migrate import CREATE_TABLE, pending, sqlite_statemen
 class SqliteArchive(Archive):
     def __init__(self, path: Path | str, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
+        self._absolute = self.path.absolute()
+        """The file, a relative path read once: where the process's working directory was then."""
         self.busy_timeout = busy_timeout
         self._db: aiosqlite.Connection | None = None
         self._file: tuple[int, int] | None = None
@@ -94,7 +99,7 @@ class SqliteArchive(Archive):
 
     def _identity(self) -> tuple[int, int] | None:
         try:
-            st = os.stat(self.path)
+            st = os.stat(self._absolute)
         except OSError:
             return None
         return (st.st_dev, st.st_ino)
@@ -107,7 +112,7 @@ class SqliteArchive(Archive):
         if self._created and self._identity() is None:
             raise StorageUnavailable(f"the SQLite database {self.path} is not there")
         mode = "rw" if self._created else "rwc"
-        uri = f"file:{quote(str(self.path.absolute()))}?mode={mode}"
+        uri = f"file:{quote(str(self._absolute))}?mode={mode}"
         try:
             db = await aiosqlite.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout)
         except (sqlite3.Error, OSError) as exc:
@@ -115,7 +120,7 @@ class SqliteArchive(Archive):
         try:
             db.row_factory = sqlite3.Row
             await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             await self._migrate(db)
@@ -274,6 +279,7 @@ class SqliteArchive(Archive):
             row = await self._one(
                 db, "DELETE FROM transfer_codes WHERE code_hash = ? RETURNING player, expires", (code_hash,)
             )
+            await db.execute("DELETE FROM transfer_codes WHERE expires <= ?", (float(now),))
         if row is None or row["expires"] <= now:
             return None
         player: str = row["player"]

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardavia.games.errors import UnknownGameError
-from cardavia.games.ratings import MAX_DEVIATION, Rating, match_ratings, pairwise, provisional, rate
+from cardavia.games.ratings import LIMITS, MAX_DEVIATION, Rating, match_ratings, pairwise, provisional, rate
 
 # Glickman, "Example of the Glicko-2 system", the worked example.
 PLAYER = Rating(1500.0, 200.0, 0.06)
@@ -58,6 +58,9 @@ def test_a_large_surprise_takes_the_papers_other_bracket() -> None:
         (PLAYER, [(Rating(1400.0), 1.5)], 0.5, "score"),
         (PLAYER, [(Rating(1400.0, math.inf), 1.0)], 0.5, "deviation"),
         (PLAYER, EXAMPLE, 0.0, "tau"),
+        (Rating(1e300), EXAMPLE, 0.5, "rating"),
+        (PLAYER, [(Rating(-1e9), 1.0)], 0.5, "rating"),
+        (Rating(volatility=5.0), EXAMPLE, 0.5, "volatility"),
     ],
 )
 def test_bad_input_is_refused_with_a_reason(
@@ -195,3 +198,20 @@ def test_fixed_seats_are_unchanged(a: Rating, b: Rating, first_fixed: bool, winn
     rated = 1 - fixed_seat
     score = 0.5 if winner is None else float(winner == rated)
     assert after[rated] == rate((a, b)[rated], [((a, b)[fixed_seat], score)])
+
+
+extremes = st.builds(
+    Rating,
+    st.floats(*LIMITS["rating"]),
+    st.floats(*LIMITS["deviation"]),
+    st.floats(*LIMITS["volatility"]),
+)
+
+
+@given(extremes, st.lists(st.tuples(extremes, st.sampled_from([0.0, 0.5, 1.0])), max_size=4))
+def test_any_rating_within_the_limits_rates_to_one_within_them(
+    player: Rating, games: list[tuple[Rating, float]]
+) -> None:
+    after = rate(player, games)
+    for name, (low, high) in LIMITS.items():
+        assert low <= getattr(after, name) <= high

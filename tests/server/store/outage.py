@@ -77,11 +77,11 @@ class Relay:
         self._writers |= {writer, far_writer}
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)  # type: ignore[arg-type]
+        self._tasks.add(task)
         try:
             await asyncio.gather(self._pipe(reader, far_writer), self._pipe(far_reader, writer))
         finally:
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._tasks.discard(task)
             self._writers -= {writer, far_writer}
 
     @staticmethod

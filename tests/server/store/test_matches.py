@@ -151,8 +151,20 @@ async def test_a_refused_match_end_writes_nothing(archive: Archive) -> None:
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(ada)]))
     with pytest.raises(ValueError, match="scores"):
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(bea)], scores=[1]))
-    with pytest.raises(ValueError, match="winner"):
-        await archive.record_match(replace(match_end("x-1", [sitting(ada), sitting(bea)]), winner=5))
+    good = match_end("x-1", [sitting(ada), sitting(bea)])
+    for field, value, problem in (
+        ("winner", 5, "winner"),
+        ("winner", True, "winner"),
+        ("scores", [1.5, 2], "whole numbers"),
+        ("ended", float("nan"), "time"),
+        ("rated", 1, "true or false"),
+        ("record", ["not", "an", "object"], "JSON object"),
+        ("record_id", "", "record id"),
+        ("record_id", "r\x00", "not an id"),
+        ("seats", [], "seats"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            await archive.record_match(replace(good, **{field: value}))
     with pytest.raises(ValueError, match="seats"):
         # a game with three seats given two: refused by the rating rules, inside the transaction
         await archive.record_match(match_end("x-1", [sitting(ada), sitting(bea)], game="doudizhu"))
@@ -301,3 +313,39 @@ async def test_the_same_match_end_from_two_archives_at_once_is_written_once(
         assert rating.games == 1
     finally:
         await other.close()
+
+
+async def test_a_rated_match_of_built_in_bots_only_is_kept_and_rates_nobody(archive: Archive) -> None:
+    end = match_end("bots-1", [bot("basic"), bot("strong", 1650.0)], winner=1)
+    assert await archive.record_match(end) == []
+    assert await archive.load_record("bots-1") == end.record
+    assert await archive.leaderboard("scopa") == []
+
+
+async def test_matches_sharing_players_in_a_ring_written_at_once_all_count(
+    archive: Archive, archive_url: str
+) -> None:
+    """Four players, four matches each sharing both players with another (A-B, B-C, C-D, D-A),
+    written at the same moment from three archives: no writer waits on another forever, and
+    each player ends with two games counted."""
+    players = await profiles(archive, "A", "B", "C", "D")
+    others = [open_archive(archive_url) for _ in range(2)]
+    for other in others:
+        await other.open()
+    writers = [archive, *others]
+    try:
+        for n in range(3):
+            ends = [
+                match_end(
+                    f"ring-{n}-{i}", [sitting(players[i]), sitting(players[(i + 1) % 4])], ended=n * 10.0 + i
+                )
+                for i in range(4)
+            ]
+            done = await asyncio.gather(*(writers[i % 3].record_match(end) for i, end in enumerate(ends)))
+            assert all(d is not None for d in done)
+        for player in players:
+            (rating,) = await archive.ratings(player.id)
+            assert rating.games == 6
+    finally:
+        for other in others:
+            await other.close()

@@ -97,6 +97,7 @@ def test_statements_are_split_whole() -> None:
         ("sqlite:///tmp/", "names no file"),
         ("sqlite:a.db?mode=ro", "query"),
         ("postgresql://", "names no host"),
+        ("postgresql:///cardavia", "names no host"),
         ("postgresql://u@h:port/db", "malformed"),
     ],
 )
@@ -118,3 +119,18 @@ def test_the_url_forms_name_their_backend(tmp_path: object) -> None:
     assert str(relative.path) == "archive.db"
     assert isinstance(open_archive("postgresql://u@localhost:5433/cardavia"), PostgresArchive)
     assert isinstance(open_archive("postgres://u@localhost/cardavia"), PostgresArchive)
+    assert isinstance(open_archive("postgresql://u@/cardavia?host=/run/postgresql"), PostgresArchive)
+
+
+async def test_two_archives_migrating_one_fresh_database_at_once_both_open(archive_url: str) -> None:
+    import asyncio
+
+    first, second = open_archive(archive_url), open_archive(archive_url)
+    try:
+        await asyncio.gather(first.open(), second.open())
+        assert await applied(archive_url) == [s.version for s in migrations(backend(archive_url))]  # type: ignore[arg-type]
+        player = await first.create_player("Ada", new_hash())
+        assert await second.player(player.id) == player
+    finally:
+        await first.close()
+        await second.close()

@@ -1,28 +1,30 @@
 -- The archive's first tables (server/store/base.py explains each). PostgreSQL: times are
--- double precision Unix seconds; JSON columns text, kept exactly as written.
+-- double precision Unix seconds; JSON columns text, kept exactly as written. Ids compare by
+-- code point (COLLATE "C"), as SQLite compares them, whatever the database's locale: the
+-- leaderboard's and history's ties are broken by id the same way on both backends.
 CREATE TABLE players (
-    id text PRIMARY KEY,
+    id text COLLATE "C" PRIMARY KEY,
     name text NOT NULL,
     bot boolean NOT NULL DEFAULT false,
     created double precision NOT NULL
 );
 
 CREATE TABLE player_keys (
-    key_hash text PRIMARY KEY,
-    player text NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    key_hash text COLLATE "C" PRIMARY KEY,
+    player text COLLATE "C" NOT NULL REFERENCES players (id) ON DELETE CASCADE,
     created double precision NOT NULL
 );
 CREATE INDEX player_keys_player ON player_keys (player);
 
 CREATE TABLE transfer_codes (
-    code_hash text PRIMARY KEY,
-    player text NOT NULL UNIQUE REFERENCES players (id) ON DELETE CASCADE,
+    code_hash text COLLATE "C" PRIMARY KEY,
+    player text COLLATE "C" NOT NULL UNIQUE REFERENCES players (id) ON DELETE CASCADE,
     expires double precision NOT NULL
 );
 
 CREATE TABLE ratings (
-    player text NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    game text NOT NULL,
+    player text COLLATE "C" NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    game text COLLATE "C" NOT NULL,
     rating double precision NOT NULL,
     deviation double precision NOT NULL,
     volatility double precision NOT NULL,
@@ -32,8 +34,8 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_board ON ratings (game, rating DESC, games DESC, player);
 
 CREATE TABLE matches (
-    record_id text PRIMARY KEY,
-    game text NOT NULL,
+    record_id text COLLATE "C" PRIMARY KEY,
+    game text COLLATE "C" NOT NULL,
     rated boolean NOT NULL,
     ended double precision NOT NULL,
     players text NOT NULL,
@@ -45,9 +47,9 @@ CREATE TABLE matches (
 CREATE INDEX matches_casual_ended ON matches (ended) WHERE NOT rated;
 
 CREATE TABLE match_seats (
-    record_id text NOT NULL REFERENCES matches (record_id) ON DELETE CASCADE,
+    record_id text COLLATE "C" NOT NULL REFERENCES matches (record_id) ON DELETE CASCADE,
     seat integer NOT NULL,
-    player text NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    player text COLLATE "C" NOT NULL REFERENCES players (id) ON DELETE CASCADE,
     ended double precision NOT NULL,
     rating_before double precision,
     rating_after double precision,
