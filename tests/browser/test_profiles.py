@@ -216,6 +216,36 @@ def test_a_profile_a_rated_match_its_replay_leaderboard_history_and_another_devi
     assert not third.errors
 
 
+def test_a_rated_room_is_marked_in_the_rooms_list_and_needs_a_profile_to_join(person: PersonFactory) -> None:
+    anna = person()
+    anna.open()
+    create_profile(anna, "Anna")
+    anna.page.locator(".brand").click()
+    anna.page.get_by_role("button", name=anna.t("web.lobby.create")).click()
+    dialog = anna.page.get_by_role("dialog", name=anna.t("web.create.title"))
+    dialog.get_by_label(anna.t("forms.create.game")).select_option("briscola")
+    dialog.get_by_label(anna.t("forms.create.humans")).select_option("2")
+    dialog.get_by_label(anna.t("profile.create_room.rated")).check()
+    dialog.get_by_role("button", name=anna.t("forms.create.button.create")).click()
+    anna.wait_table("briscola")
+    snapshot = anna.last(m.Snapshot)
+    assert snapshot is not None
+    assert snapshot.room.rated
+    code = snapshot.room.code
+
+    bo = person()
+    bo.open()
+    assert bo.page.locator("form .checkbox-field", has_text=bo.t("profile.create_room.rated")).count() == 0
+    row = bo.page.locator(".rooms-table tr", has=bo.page.locator(".room-code", has_text=code))
+    row.wait_for()
+    assert row.locator(".rated-badge").inner_text() == bo.t("profile.rated")
+    row.get_by_role("button", name=words_of(bo, "web.lobby.join_room", code=code)).click()
+    bo.page.locator(".lobby-status", has_text=bo.t("errors.profile_required")).wait_for()
+    assert bo.last(m.Error).code == "profile_required"
+    assert not anna.errors
+    assert not bo.errors
+
+
 def test_deleting_the_profile_says_what_goes_and_forgets_the_key(
     person: PersonFactory, artifacts: Path
 ) -> None:
@@ -263,6 +293,8 @@ def test_the_profile_screens_and_the_replay_in_six_languages(person: PersonFacto
     create_profile(anna, "Anna")
     change = play_rated_briscola(anna)
     anna.close_summary()
+    anna.page.get_by_role("button", name=anna.t("webtable.leave")).click()
+    anna.page.locator(".rated-group").wait_for()
     record = change.record
     # the bots' names as the server wrote them, and the record's id, are names, not labels
     names = {"anna"} | {w for name in anna.seat_names() for w in words(name)} | words(record)
@@ -277,6 +309,12 @@ def test_the_profile_screens_and_the_replay_in_six_languages(person: PersonFacto
     found: dict[str, set[str]] = {}
     for lang in LANGUAGES:
         anna.choose_language(lang)
+        anna.page.locator(".brand").click()
+        anna.page.locator(".rated-group").wait_for()
+        anna.page.locator(".rated-group").scroll_into_view_if_needed()
+        assert anna.page.locator(".rated-group legend").inner_text() == anna.t("profile.lobby.legend")
+        if lang != "en":
+            found[f"{lang} lobby"] = english_on(anna, lang, names)
         for screen, (link, ready) in screens.items():
             anna.page.locator(link).click()
             anna.page.locator(ready).wait_for()
