@@ -282,6 +282,14 @@ export class App {
       send: (message) => this.send(message, "replay"),
       openRules,
       playerId: () => this.profile?.player?.id ?? null,
+      seatIn: (record) => {
+        const entry = this.profile?.state.matches?.find((match) => match.record === record);
+        if (entry) {
+          return entry.seat;
+        }
+        const result = this.table?.state.result;
+        return result && result.record === record ? this.table?.state.seat ?? null : null;
+      },
       notify: (key, args, kind, options) => this.notify(key, args, kind, options),
       copyLink: () => this.copyPageLink(),
     });

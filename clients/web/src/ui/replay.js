@@ -36,6 +36,8 @@ import { gameModule } from "./tables/index.js";
  * @property {() => string} tableLink
  * @property {(game: string) => void} openRules
  * @property {() => string | null} playerId the profile the session holds, to follow its seat first
+ * @property {(record: string) => number | null} seatIn the player's seat in a match, when the page knows it
+ *   (the history's entry, the table just played), to follow first
  * @property {(key: string, args: Record<string, unknown>, kind: "error" | "info", options?: { sticky?: boolean }) => void} notify
  * @property {() => Promise<void>} copyLink
  */
@@ -110,10 +112,7 @@ export class ReplayScreen {
   replay(message) {
     if (!this.record || message.record_id !== this.record) return;
     try {
-      const mine = this.ctx.playerId();
-      const seats = /** @type {{ player?: unknown }[]} */ (Array.isArray(/** @type {any} */ (message.record)?.seats) ? /** @type {any} */ (message.record).seats : []);
-      const own = mine ? seats.findIndex((s) => s && s.player === mine) : -1;
-      this.state = fromReplay(message, { follow: own >= 0 ? own : null });
+      this.state = fromReplay(message, { follow: this.ownSeat(message) });
       this.phase = "shown";
     } catch (error) {
       if (!(error instanceof BadReplay)) throw error;
@@ -122,6 +121,21 @@ export class ReplayScreen {
       this.problem = "profile.replay.failed";
     }
     this.render();
+  }
+
+  /**
+   * The seat the profile held played in the replay's match, when the record names it: followed first.
+   * @param {Message} message
+   * @returns {number | null}
+   */
+  ownSeat(message) {
+    const known = this.ctx.seatIn(String(message.record_id));
+    if (known !== null) return known;
+    const mine = this.ctx.playerId();
+    const record = message.record && typeof message.record === "object" ? /** @type {Record<string, unknown>} */ (message.record) : {};
+    const seats = Array.isArray(record.seats) ? record.seats : [];
+    const own = mine ? seats.findIndex((s) => !!s && typeof s === "object" && /** @type {Record<string, unknown>} */ (s).player === mine) : -1;
+    return own >= 0 ? own : null;
   }
 
   /** @param {string} code the error code of a refused `get_replay` */
@@ -263,7 +277,7 @@ export class ReplayScreen {
    * @param {ReplayState} state
    */
   fill(page, state) {
-    const { t, has, catalogue } = this.ctx.words();
+    const { t, catalogue } = this.ctx.words();
     const views = viewsNow(state);
     const players = state.seats.map((_, seat) => this.seatName(seat));
     const deck = state.deck && catalogue.decks?.[state.deck] ? catalogue.decks[state.deck] : null;
@@ -337,7 +351,6 @@ export class ReplayScreen {
         : [];
     });
     tallies.replaceChildren(...(rows.length ? [h("h2", { text: t("profile.replay.analysis") }), ...rows] : []));
-    void has;
   }
 
   /**
