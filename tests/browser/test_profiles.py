@@ -252,8 +252,20 @@ def test_deleting_the_profile_says_what_goes_and_forgets_the_key(
     anna = person()
     anna.open()
     create_profile(anna, "Anna")
+    rename = anna.page.locator(
+        "form.page-form", has=anna.page.get_by_role("button", name=anna.t("profile.rename.button"))
+    )
+    rename.get_by_label(anna.t("profile.name.label")).fill("Anna B.")
+    rename.get_by_role("button", name=anna.t("profile.rename.button")).click()
+    anna.page.get_by_role("heading", name=words_of(anna, "profile.title", name="Anna B.")).wait_for()
+    assert anna.page.locator(".menu-link.has-profile").inner_text() == "Anna B."
+    renamed = anna.last(m.Profile)
+    assert renamed is not None
+    assert renamed.key is None, "a rename makes no new key"
     anna.page.get_by_role("button", name=anna.t("profile.delete.button")).click()
-    dialog = anna.page.get_by_role("dialog", name=words_of(anna, "profile.delete.confirm_title", name="Anna"))
+    dialog = anna.page.get_by_role(
+        "dialog", name=words_of(anna, "profile.delete.confirm_title", name="Anna B.")
+    )
     assert dialog.get_by_text(anna.t("profile.delete.confirm_text")).is_visible()
     anna.page.screenshot(path=str(artifacts / "delete-confirm.png"))
     dialog.get_by_role("button", name=anna.t("profile.delete.cancel")).click()

@@ -180,11 +180,10 @@ export class ReplayScreen {
 
   render() {
     const { t, has } = this.ctx.words();
-    const back = h("a", {
-      className: "page-back link-button",
-      attrs: { href: this.ctx.tableOpen() ? this.ctx.tableLink() : "#/history" },
-      text: this.ctx.tableOpen() ? t("profile.back_table") : t("profile.replay.back"),
-    });
+    // back where the player came from: the table, the history (with a profile), else the lobby
+    const [href, label] = this.ctx.tableOpen() ? [this.ctx.tableLink(), "profile.back_table"]
+      : this.ctx.playerId() ? ["#/history", "profile.replay.back"] : ["#/", "profile.back"];
+    const back = h("a", { className: "page-back link-button", attrs: { href }, text: t(label) });
     const state = this.state;
     if (!state || this.phase !== "shown") {
       const problem = this.problem && (has(this.problem) ? this.problem : "errors.unknown");
