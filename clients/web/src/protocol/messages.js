@@ -23,6 +23,7 @@
  * @property {string | null} [owner]
  * @property {string | null} [node]
  * @property {number | null} [turn_seconds]
+ * @property {boolean} [rated] a rated room: its match changes its players' ratings
  *
  * @typedef {{ id: string, name?: string, players: number, options?: Record<string, unknown> }} GameInfo
  * @typedef {{ id: string, name?: string, cards?: number, suit_system?: string, games?: ({ id: string } | string)[], default_for?: string[] }} DeckInfo
@@ -30,7 +31,9 @@
  * @typedef {{ games: GameInfo[], decks: DeckInfo[], bots: BotInfo[] }} ServerCatalogue
  *
  * @typedef {{ id?: number | null }} Reply
- * @typedef {Reply & { type: "welcome", session: string, resume: string, server: string, version?: number, room?: string | null }} Welcome
+ * @typedef {Reply & { type: "welcome", session: string, resume: string, server: string, version?: number, room?: string | null,
+ *   player?: PlayerInfo | null, player_error?: string | null }} Welcome
+ * @typedef {{ id: string, name: string, bot?: boolean }} PlayerInfo
  * @typedef {Reply & { type: "catalogue", games: GameInfo[], decks: DeckInfo[], bots: BotInfo[] }} Catalogue
  * @typedef {Reply & { type: "rooms", rooms: RoomInfo[] }} Rooms
  * @typedef {Reply & { type: "snapshot", room: RoomInfo, seat?: number | null, seq: number, view: Record<string, unknown> }} Snapshot
@@ -45,8 +48,19 @@
  * @typedef {Reply & { type: "rules", game: string, lang: string, markdown: string }} Rules
  * @typedef {Reply & { type: "error", code: string, message: string, reason?: string | null, retry_after?: number | null }} ErrorMessage
  *
+ * @typedef {Reply & { type: "profile", player: PlayerInfo, key?: string | null }} Profile
+ * @typedef {Reply & { type: "transfer_code", code: string, expires_in: number }} TransferCode
+ * @typedef {Reply & { type: "profile_deleted" }} ProfileDeleted
+ * @typedef {{ rank: number, player: string, name: string, rating: number, deviation: number, games: number, bot?: boolean, level?: string | null }} Standing
+ * @typedef {Reply & { type: "leaderboard", game: string, top: Standing[], me?: Standing | null }} Leaderboard
+ * @typedef {Reply & { type: "history", player: PlayerInfo, ratings: Record<string, unknown>[], matches: Record<string, unknown>[] }} History
+ * @typedef {Reply & { type: "replay", record_id: string, record: Record<string, unknown>, views: Record<string, unknown>[],
+ *   steps: Record<string, unknown>[], analysis: (Record<string, unknown> | null)[] }} Replay
+ * @typedef {Reply & { type: "rating_change", record: string, game: string, before: number, after: number, deviation: number }} RatingChange
+ *
  * @typedef {Welcome | Catalogue | Rooms | Snapshot | Delta | YourTurn | DealResult | MatchResult
- *   | RematchVotes | ChatMessage | Redirect | Left | Rules | ErrorMessage} ServerMessage
+ *   | RematchVotes | ChatMessage | Redirect | Left | Rules | ErrorMessage | Profile | TransferCode | ProfileDeleted
+ *   | Leaderboard | History | Replay | RatingChange} ServerMessage
  */
 
 export {};

@@ -49,6 +49,15 @@
  * `reconnecting` (`attempt`, `delay` in seconds, `reason`), `reconnected`
  * (`resumed`: the seat was taken back), `unreadable_frame` (`reason`) and
  * `closed` (`code`, `reason`), after which nothing follows.
+ *
+ * The player key of a profile is kept in the same storage (`PLAYER_KEY`) and
+ * sent in every `hello`: the `key` of a `profile` answer (a new profile, or a
+ * transfer code redeemed) is stored at once; `profile_deleted` forgets it, and
+ * so does a `welcome` whose `player_error` says the server does not know it or
+ * cannot read it (`FORGOTTEN_KEY_ERRORS`; such a welcome starts an anonymous
+ * session, and the page tells the player). A `storage_unavailable` error keeps
+ * it: the database is only away. `player` is the profile the session holds
+ * (`welcome.player`, then each `profile` answer; null after `profile_deleted`).
  */
 import { PROTOCOL_VERSION, decodeServer, encodeClient } from "./codec.js";
 import { ProtocolError } from "./errors.js";
@@ -66,6 +75,10 @@ export const HANDSHAKE_TIMEOUT = 10;
 /** Seconds a resumed player welcomed without its room waits for the `redirect` or `node_unavailable` that may follow. */
 export const REDIRECT_WAIT = 1;
 export const RESUME_KEY = "cardavia.resume";
+/** Where the player key of a profile is kept (sent only in `hello`, never in a URL). */
+export const PLAYER_KEY = "cardavia.player";
+/** `welcome.player_error`s that mean the key kept is of no use any more: it is forgotten. */
+export const FORGOTTEN_KEY_ERRORS = Object.freeze(["unknown_player", "malformed_player_key"]);
 
 /**
  * @typedef {import("./codec.js").Message} Message
@@ -150,6 +163,15 @@ export class Session {
     /** @type {unknown} */
     this._homeTimer = null;
     this._tokenRefused = false;
+    /** @type {string | null} the player key of a profile, sent in every hello */
+    this._playerKey = this._storage?.getItem(PLAYER_KEY) ?? null;
+    /** @type {{ id: string, name: string, bot: boolean } | null} the profile this session holds */
+    this.player = null;
+  }
+
+  /** Whether a player key is kept (the server may still refuse it at the next hello). */
+  get hasPlayerKey() {
+    return this._playerKey !== null;
   }
 
   /** The resume token of the last `welcome` (null before the first, or after it was refused). */
@@ -297,6 +319,7 @@ export class Session {
         lang: this.lang,
         resume: this._token,
         last_seq: resuming ? this.store.seq : null,
+        player: this._playerKey,
       },
       false,
     );
@@ -392,6 +415,10 @@ export class Session {
       this._storage?.setItem(this._storageKey, welcome.resume);
     }
     this._attempt = 0;
+    this.player = playerOf(welcome.player);
+    if (typeof welcome.player_error === "string" && FORGOTTEN_KEY_ERRORS.includes(welcome.player_error)) {
+      this._forgetPlayer();
+    }
     this._emit(welcome);
     const resumed = typeof welcome.room === "string";
     if (this._comingBack) {
@@ -480,12 +507,35 @@ export class Session {
       this._comeBack("the room is moving to another node", after);
       return;
     }
+    this._profileNews(message);
     const taken = this.roomState.take(message);
     if (taken.resync) {
       this._resync();
     }
     this._requests.settle(message);
     this._emit(message, taken);
+  }
+
+  /**
+   * Keeps what a profile answer says: a new key for this device, the profile held, or none.
+   * @param {Message} message
+   */
+  _profileNews(message) {
+    if (message.type === "profile") {
+      this.player = playerOf(message.player);
+      if (typeof message.key === "string" && message.key) {
+        this._playerKey = message.key;
+        this._storage?.setItem(PLAYER_KEY, message.key);
+      }
+    } else if (message.type === "profile_deleted") {
+      this._forgetPlayer();
+    }
+  }
+
+  _forgetPlayer() {
+    this.player = null;
+    this._playerKey = null;
+    this._storage?.removeItem(PLAYER_KEY);
   }
 
   /** Asks for a fresh snapshot (the room's state asks once until the next snapshot). */
@@ -533,6 +583,22 @@ export class Session {
   _emit(event, taken = CURRENT) {
     this._onEvent(event, taken);
   }
+}
+
+/**
+ * The profile a `welcome` or `profile` names, or null.
+ * @param {unknown} value
+ * @returns {{ id: string, name: string, bot: boolean } | null}
+ */
+function playerOf(value) {
+  if (!value || typeof value !== "object") {
+    return null;
+  }
+  const player = /** @type {Record<string, unknown>} */ (value);
+  if (typeof player.id !== "string" || typeof player.name !== "string") {
+    return null;
+  }
+  return { id: player.id, name: player.name, bot: player.bot === true };
 }
 
 /** @param {unknown} value */

@@ -18,15 +18,22 @@
  * the whole page again, table included, without a reload.
  *
  * A room's address is the page's with `#/room/CODE`: opening it joins the
- * room, or watches it when it is full or its game has begun.
+ * room, or watches it when it is full or its game has begun. The profile's
+ * screens have addresses of their own (`#/profile`, `#/leaderboard`,
+ * `#/history`), and so has a finished match's replay (`#/replay/<record id>`,
+ * shareable: it needs no profile); they show in place of the lobby or the
+ * table, which stays open behind them.
  */
 import { createTranslator, normalize, pickLanguage } from "../protocol/i18n.js";
 import { Session, SessionInterrupted } from "../protocol/session.js";
-import { displaySafe, roomFromHash, serverUrl } from "./dom.js";
+import { displaySafe, pageFromHash, roomFromHash, serverUrl } from "./dom.js";
 import { Frame } from "./frame.js";
 import { Lobby } from "./lobby.js";
 import { catalogueOf } from "./lobby_state.js";
+import { ProfileScreens } from "./profile.js";
+import { signedChange } from "./profile_state.js";
 import { SentRequests, closeKey, routeRefusal } from "./refusals.js";
+import { ReplayScreen } from "./replay.js";
 import { RoomScreen } from "./room_screen.js";
 import { configureRules, openRules } from "./rules.js";
 import { DisplaySettings, applyDisplay, readSettings, validName, writeSettings } from "./settings.js";
@@ -66,7 +73,12 @@ const SCREENS = Object.freeze({
     app.lobby?.status("lobby.doing.watch_code", { code: route.room });
     app.send({ type: "spectate", code: route.room }, "link-watch");
   },
+  profile: (app, error) => app.profile?.dispatch({ type: "refused", code: String(error.code) }),
+  replay: (app, error) => app.replays?.refused(String(error.code)),
 });
+
+/** `welcome.player_error`s after which the player is told their profile key was not recognised. */
+const KEY_LOST = ["unknown_player", "malformed_player_key"];
 
 export class App {
   /** @param {Window & typeof globalThis} win */
@@ -102,6 +114,12 @@ export class App {
     this.display = null;
     /** @type {[Message | SessionNotice, Taken | undefined][]} what the session said before the frame was built */
     this.early = [];
+    /** @type {ReturnType<typeof pageFromHash>} the profile screen or replay the address names */
+    this.route = pageFromHash(win.location.hash);
+    /** @type {ProfileScreens | null} */
+    this.profile = null;
+    /** @type {ReplayScreen | null} */
+    this.replays = null;
   }
 
   async start() {
@@ -117,6 +135,9 @@ export class App {
     this.useTexts(await texts);
     this.build();
     this.document.body.classList.remove("loading");
+    if (this.route) {
+      this.showPage(this.route);
+    }
     for (const [event, taken] of this.early.splice(0)) {
       this.onEvent(event, taken);
     }
@@ -177,6 +198,9 @@ export class App {
     this.lobby?.setLanguage(this.t, this.has, this.lang, catalogue);
     this.table?.setLanguage(this.t, catalogue);
     this.display?.setLanguage(this.t, this.lang);
+    this.frame?.showPlayer(this.profile?.player?.name ?? null);
+    this.profile?.render();
+    this.replays?.setLanguage();
     this.frame?.renderNotices();
   }
 
@@ -196,6 +220,7 @@ export class App {
       openDisplay: (opener) => this.display?.open(opener),
       copyLink: () => void this.screen?.copyLink(),
       tableOpen: () => this.table !== null,
+      home: () => this.home(),
       setTimeout: (callback, ms) => this.win.setTimeout(callback, ms),
     });
     this.screen = new RoomScreen({
@@ -238,12 +263,43 @@ export class App {
       },
       onNameChange: (name) => this.rename(name),
     });
+    const pages = {
+      document,
+      words: () => ({ t: this.t, has: this.has, lang: this.lang, catalogue: /** @type {TextCatalogue} */ (this.catalogue) }),
+      gameName: (/** @type {string} */ game) => this.gameName(game),
+      send: (/** @type {Message} */ message) => this.send(message, "profile"),
+      online: () => this.connection.state === "online",
+      tableOpen: () => this.table !== null,
+      tableLink: () => (this.screen?.code() ? `#/room/${this.screen.code()}` : "#/"),
+    };
+    this.profile = new ProfileScreens(this.frame.el.pages, {
+      ...pages,
+      games: () => this.serverCatalogue?.games.map((g) => g.id) ?? [],
+      name: () => this.settings.name ?? "",
+    });
+    this.replays = new ReplayScreen(this.frame.el.pages, {
+      ...pages,
+      send: (message) => this.send(message, "replay"),
+      openRules,
+      playerId: () => this.profile?.player?.id ?? null,
+      seatIn: (record) => {
+        const entry = this.profile?.state.matches?.find((match) => match.record === record);
+        if (entry) {
+          return entry.seat;
+        }
+        const result = this.table?.state.result;
+        return result && result.record === record ? this.table?.state.seat ?? null : null;
+      },
+      notify: (key, args, kind, options) => this.notify(key, args, kind, options),
+      copyLink: () => this.copyPageLink(),
+    });
     this.label();
   }
 
   /** Words the frame in the current language. */
   label() {
     this.frame?.label(this.t, this.catalogue, this.lang);
+    this.frame?.showPlayer(this.profile?.player?.name ?? null);
     this.showConnection();
     this.screen?.showRoomBar();
   }
@@ -352,6 +408,29 @@ export class App {
     return true;
   }
 
+  /**
+   * The profile's name becomes the name the player plays under (seats, chat), from the next
+   * hello on: at once when no table is open (the connection is opened again, the resume token
+   * keeping the session), else from the next connection.
+   * @param {string} typed
+   */
+  adoptName(typed) {
+    const name = validName(typed);
+    if (!name || name === this.settings.name) {
+      return;
+    }
+    this.settings.name = name;
+    writeSettings(this.storage, this.settings);
+    if (this.session) {
+      this.session.name = name;
+    }
+    this.lobby?.dispatch({ type: "name", name });
+    this.lobby?.render();
+    if (!this.table) {
+      this.connect();
+    }
+  }
+
   // -------------------------------------------------------------- events
 
   /**
@@ -427,6 +506,32 @@ export class App {
       case "error":
         this.refused(message);
         break;
+      case "profile":
+      case "profile_deleted":
+        this.profile?.dispatch(/** @type {import("./profile_state.js").ProfileMessage} */ (/** @type {unknown} */ (message)));
+        this.profileChanged();
+        if (message.type === "profile") {
+          this.adoptName(this.profile?.player?.name ?? "");
+          if (this.route && this.route.page !== "replay") {
+            this.profile?.ask(); // a profile new to this page: its ratings and matches
+          }
+        }
+        break;
+      case "transfer_code":
+        this.profile?.dispatch({ ...message, type: "transfer_code", now: performance.now() });
+        break;
+      case "history":
+        this.profile?.history(message);
+        break;
+      case "leaderboard":
+        this.profile?.dispatch(/** @type {import("./profile_state.js").ProfileMessage} */ (/** @type {unknown} */ (message)));
+        break;
+      case "replay":
+        this.replays?.replay(message);
+        break;
+      case "rating_change":
+        this.ratingChange(message);
+        break;
       default:
         break; // redirects are followed by the session; other messages need nothing here
     }
@@ -435,6 +540,17 @@ export class App {
   /** @param {import("../protocol/messages.js").Welcome} welcome */
   welcomed(welcome) {
     this.setConnection({ state: "online" });
+    this.profile?.dispatch({ type: "welcome", player: welcome.player, player_error: welcome.player_error });
+    if (typeof welcome.player_error === "string" && KEY_LOST.includes(welcome.player_error)) {
+      this.notify("profile.key_lost", {}, "error");
+      this.profile?.dispatch({ type: "key_lost_told" });
+    }
+    this.profileChanged();
+    if (this.route?.page === "replay") {
+      this.replays?.ask();
+    } else if (this.route) {
+      this.profile?.ask();
+    }
     if (!this.table) {
       this.lobby?.refresh();
     }
@@ -445,8 +561,16 @@ export class App {
     }
   }
 
-  /** A room address typed or clicked while the page is open. */
+  /** A room, profile screen or replay address typed or clicked while the page is open. */
   followHash() {
+    const route = pageFromHash(this.win.location.hash);
+    if (route) {
+      this.showPage(route);
+      return;
+    }
+    if (this.route) {
+      this.hidePages();
+    }
     const link = roomFromHash(this.win.location.hash);
     if (!link || (this.table && link.code === this.session?.room?.code)) {
       return;
@@ -493,6 +617,109 @@ export class App {
       this.screen?.forgetHash();
     }
     SCREENS[route.screen](this, error, route);
+  }
+
+  // -------------------------------------------------------------- the profile's screens and the replay
+
+  /**
+   * Shows a profile screen or a replay in place of the lobby (or of the table, which stays open behind it).
+   * @param {NonNullable<ReturnType<typeof pageFromHash>>} route
+   */
+  showPage(route) {
+    const frame = this.frame;
+    if (!frame) {
+      return;
+    }
+    const before = this.route;
+    this.route = route;
+    frame.el.lobby.hidden = true;
+    frame.el.table.hidden = true;
+    frame.el.pages.hidden = false;
+    frame.el.roomBar.hidden = true; // the room's link is the table's; the pages have their own
+    this.lobby?.hidden();
+    frame.showPage(route.page === "replay" ? null : route.page);
+    if (route.page === "replay") {
+      this.profile?.hide();
+      if (before?.page !== "replay" || before.record !== route.record || !this.replays?.shown) {
+        this.replays?.open(route.record);
+      }
+      this.document.title = `${this.t("profile.replay.title_plain")} · Cardavia`;
+    } else {
+      this.replays?.hide();
+      this.profile?.show(route.page);
+      this.document.title = `${this.t(`profile.menu.${route.page}`)} · Cardavia`;
+    }
+    this.win.scrollTo?.(0, 0);
+  }
+
+  /** Leaves the profile screen or replay on show: back to the table, or the lobby. */
+  hidePages() {
+    const frame = this.frame;
+    this.route = null;
+    this.profile?.hide();
+    this.replays?.hide();
+    if (!frame) {
+      return;
+    }
+    frame.el.pages.hidden = true;
+    frame.el.pages.replaceChildren();
+    frame.showPage(null);
+    this.screen?.showRoomBar();
+    if (this.table) {
+      frame.el.table.hidden = false;
+      this.document.title = `${this.gameName(String(this.session?.room?.game ?? ""))} · Cardavia`;
+    } else {
+      frame.el.lobby.hidden = false;
+      this.document.title = "Cardavia";
+      this.lobby?.shown();
+    }
+    frame.el.main.focus({ preventScroll: true });
+  }
+
+  /** The brand was clicked: a profile screen or replay gives way to the table or the lobby. */
+  home() {
+    if (!this.route) {
+      return false;
+    }
+    const code = this.screen?.code();
+    this.win.location.hash = this.table && code ? `#/room/${code}` : "#/";
+    return true;
+  }
+
+  /** The profile held changed: the menu and the lobby's rated choice follow. */
+  profileChanged() {
+    const player = this.profile?.player ?? null;
+    this.frame?.showPlayer(player?.name ?? null);
+    this.lobby?.setProfile(player !== null);
+  }
+
+  /**
+   * A rated match's end was written: the table's match summary shows it, else a notice does.
+   * @param {Message} message
+   */
+  ratingChange(message) {
+    this.profile?.dispatch(/** @type {import("./profile_state.js").ProfileMessage} */ (/** @type {unknown} */ (message)));
+    const before = Number(message.before);
+    const after = Number(message.after);
+    if (!Number.isFinite(before) || !Number.isFinite(after)) {
+      return;
+    }
+    // ratings read as plain numbers (1500), never grouped as amounts are
+    const change = { game: this.gameName(String(message.game)), before: String(before), after: String(after), change: signedChange(before, after) };
+    if (!this.table?.ratingChange({ record: String(message.record), before, after, deviation: Number(message.deviation) || 0 })) {
+      this.notify("profile.rating_change", change, "info", { sticky: true });
+    }
+  }
+
+  /** Copies the address of the page as it is (a replay's, to share). */
+  async copyPageLink() {
+    const link = this.win.location.href;
+    try {
+      await this.win.navigator.clipboard.writeText(link);
+      this.notify("profile.replay.link_copied", {}, "info");
+    } catch {
+      this.notify("profile.replay.link_shown", { url: link }, "info", { sticky: true });
+    }
   }
 
   /**

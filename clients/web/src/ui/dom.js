@@ -77,6 +77,31 @@ export function roomFromHash(hash) {
 }
 
 /**
+ * The profile's screens and the replay that the page's address names:
+ * `#/profile`, `#/leaderboard`, `#/history`, `#/replay/<record id>`; null for
+ * anything else (the lobby, a room).
+ * @param {string} hash `location.hash`, with or without its `#`
+ * @returns {{ page: "profile" | "leaderboard" | "history" } | { page: "replay", record: string } | null}
+ */
+export function pageFromHash(hash) {
+  const plain = /^#?\/(profile|leaderboard|history)\/?$/.exec(hash || "");
+  if (plain) {
+    return { page: /** @type {"profile" | "leaderboard" | "history"} */ (plain[1]) };
+  }
+  const replay = /^#?\/replay\/([^/?#]+)\/?$/.exec(hash || "");
+  if (!replay) {
+    return null;
+  }
+  let record;
+  try {
+    record = decodeURIComponent(replay[1]);
+  } catch {
+    return null;
+  }
+  return /^[A-Za-z0-9_.:-]{1,64}$/.test(record) ? { page: "replay", record } : null;
+}
+
+/**
  * The shareable address of a room: this page with `#/room/CODE`.
  * @param {{ origin: string, pathname: string, search?: string }} location
  * @param {string} code

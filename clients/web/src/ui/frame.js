@@ -24,6 +24,7 @@ export const NOTICE_MS = 7000;
  * @property {(opener: HTMLElement) => void} openDisplay
  * @property {() => void} copyLink
  * @property {() => boolean} tableOpen
+ * @property {() => boolean} home the brand was clicked: leaves a profile screen or a replay (false: none was shown)
  * @property {(callback: () => void, ms: number) => unknown} setTimeout
  */
 
@@ -69,13 +70,22 @@ export class Frame {
     el.brand = h("a", { className: "brand", attrs: { href: "#/" } }, h("span", { className: "brand-mark", attrs: { "aria-hidden": "true" } }, "♠"), "Cardavia");
     el.brand.addEventListener("click", (event) => {
       event.preventDefault();
+      if (actions.home()) {
+        return; // back from a profile screen or a replay
+      }
       if (!actions.tableOpen()) {
         el.main.focus();
       }
     });
     el.tagline = h("span", { className: "tagline" });
+    // the profile's screens: plain links, so each screen has an address to share or bookmark
+    el.menuProfile = h("a", { className: "menu-link", attrs: { href: "#/profile" }, dataset: { page: "profile" } });
+    el.menuBoard = h("a", { className: "menu-link", attrs: { href: "#/leaderboard" }, dataset: { page: "leaderboard" } });
+    el.menuHistory = h("a", { className: "menu-link", attrs: { href: "#/history" }, dataset: { page: "history" } });
+    el.menu = h("nav", { className: "topbar-menu" }, el.menuProfile, el.menuBoard, el.menuHistory);
     el.header = h("header", { className: "topbar" },
       h("div", { className: "topbar-brand" }, el.brand, el.tagline),
+      el.menu,
       h("div", { className: "topbar-conn" }, el.conn, el.reconnect),
       h("div", { className: "topbar-tools" },
         h("div", { className: "language" }, el.languageLabel, el.language),
@@ -92,8 +102,10 @@ export class Frame {
       el.roomWatching, el.copyLink);
     el.lobby = h("div", { className: "lobby" });
     el.table = h("div", { className: "table-root", attrs: { hidden: true } });
-    el.main = h("main", { attrs: { id: "main", tabindex: -1 } }, el.roomBar, el.lobby, el.table);
-    /** The frame's elements; `lobby` and `table` are the roots of the lobby and of the table. */
+    el.pages = h("div", { className: "pages", attrs: { hidden: true } });
+    el.main = h("main", { attrs: { id: "main", tabindex: -1 } }, el.roomBar, el.lobby, el.table, el.pages);
+    /** The frame's elements; `lobby` and `table` are the roots of the lobby and of the table, `pages`
+     * of the profile's screens and the replay. */
     this.el = /** @type {Record<keyof typeof el, HTMLElement>} */ (el);
     const shell = h("div", { className: "shell" }, el.skip, el.header, el.notices, el.main);
     const mount = document.getElementById("app") ?? document.body;
@@ -115,6 +127,10 @@ export class Frame {
     this.el.displayButton.textContent = t("web.display.open");
     this.el.reconnect.textContent = t("web.connection.reconnect");
     this.el.copyLink.textContent = t("web.room.copy_link");
+    this.el.menu.setAttribute("aria-label", t("profile.menu.label"));
+    this.el.menuProfile.textContent = t("profile.menu.profile");
+    this.el.menuBoard.textContent = t("profile.menu.leaderboard");
+    this.el.menuHistory.textContent = t("profile.menu.history");
     this.el.roomWatching.textContent = t("web.room.watching");
     this.fillLanguages(catalogue, lang);
   }
@@ -130,6 +146,27 @@ export class Frame {
       text: catalogue?.language_names?.[code] ?? code,
     })));
     /** @type {HTMLSelectElement} */ (this.el.language).value = lang;
+  }
+
+  /**
+   * Marks the menu's link of the screen on show (none: the lobby or the table).
+   * @param {string | null} page
+   */
+  showPage(page) {
+    for (const link of [this.el.menuProfile, this.el.menuBoard, this.el.menuHistory]) {
+      if (link.dataset.page === page) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+  }
+
+  /**
+   * The menu's first link names the profile held, or offers one.
+   * @param {string | null} name
+   */
+  showPlayer(name) {
+    this.el.menuProfile.textContent = name ? displaySafe(name) : this.t("profile.menu.profile");
+    this.el.menuProfile.classList.toggle("has-profile", !!name);
+    this.el.menuProfile.setAttribute("aria-label", name ? this.t("profile.menu.yours", { name: displaySafe(name) }) : this.t("profile.menu.profile"));
   }
 
   /** @param {Connection} connection */
@@ -151,7 +188,7 @@ export class Frame {
    * @param {boolean} watching
    */
   showRoomBar(code, watching) {
-    this.el.roomBar.hidden = !code;
+    this.el.roomBar.hidden = !code || !this.el.pages.hidden; // not over a profile screen or a replay
     if (code) {
       this.el.roomBar.setAttribute("aria-label", this.t("web.room.label", { code: displaySafe(code) }));
       this.el.roomWatching.hidden = !watching;

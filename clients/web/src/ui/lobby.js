@@ -86,7 +86,7 @@ export class Lobby {
     if (state === before) {
       return;
     }
-    if (state.catalogue !== before.catalogue || state.game !== before.game) {
+    if (state.catalogue !== before.catalogue || state.game !== before.game || state.profile !== before.profile) {
       this.render();
       return;
     }
@@ -138,6 +138,14 @@ export class Lobby {
   /** @param {import("../protocol/messages.js").Rooms} rooms */
   setRooms(rooms) {
     this.dispatch(rooms);
+  }
+
+  /**
+   * Whether the session holds a profile: rated play is offered with one.
+   * @param {boolean} profile
+   */
+  setProfile(profile) {
+    this.dispatch({ type: "profile", profile });
   }
 
   /** @param {boolean} online */

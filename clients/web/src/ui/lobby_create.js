@@ -56,6 +56,7 @@ export class CreateRoomDialog {
       botLevel: chosenLevel(this.lobby.state(), game),
       private: false,
       timer: "",
+      rated: false,
     };
   }
 
@@ -168,6 +169,12 @@ export class CreateRoomDialog {
       props: { checked: values.private },
       on: { change: (/** @type {Event} */ event) => { values.private = /** @type {HTMLInputElement} */ (event.target).checked; } },
     });
+    // a rated room needs a profile of everyone seated in it: offered to a player who has one
+    const ratedBox = state.profile ? h("input", {
+      attrs: { type: "checkbox", id: uid("rated") },
+      props: { checked: values.rated },
+      on: { change: (/** @type {Event} */ event) => { values.rated = /** @type {HTMLInputElement} */ (event.target).checked; } },
+    }) : null;
     const timer = h("input", {
       attrs: { type: "text", inputmode: "decimal", id: "create-timer", placeholder: t("forms.create.timer.placeholder") },
       props: { value: values.timer },
@@ -207,7 +214,7 @@ export class CreateRoomDialog {
           }
           this.close();
           lobby.status("lobby.doing.create", { game: gameName(state, texts, values.game) });
-          lobby.send({ type: "create_room", ...fields });
+          lobby.send({ type: "create_room", ...fields, rated: ratedBox !== null && values.rated });
         },
       },
     },
@@ -217,6 +224,9 @@ export class CreateRoomDialog {
     field(t("forms.create.humans"), humans),
     field(t("forms.create.bots"), level, levelAbout()),
     h("div", { className: "field checkbox-field" }, privateBox, h("label", { attrs: { for: privateBox.id }, text: t("forms.create.private") })),
+    ratedBox
+      ? h("div", { className: "field checkbox-field" }, ratedBox, h("label", { attrs: { for: ratedBox.id }, text: t("profile.create_room.rated") }))
+      : null,
     field(t("forms.create.timer"), timer),
     problem,
     h("div", { className: "dialog-buttons" },

@@ -5,7 +5,7 @@
  * through the open rooms.
  */
 import { displaySafe, stepIndex } from "./dom.js";
-import { chosenLevel, gameName } from "./lobby_state.js";
+import { chosenLevel, gameName, ratedPlay } from "./lobby_state.js";
 
 /**
  * @typedef {import("./lobby_state.js").LobbyState} LobbyState
@@ -43,6 +43,11 @@ export class LobbyInput {
     this.lobby.dispatch({ type: "choose_deck", deck });
   }
 
+  /** @param {boolean} rated */
+  chooseRated(rated) {
+    this.lobby.dispatch({ type: "rated", rated });
+  }
+
   /**
    * @param {string} game
    * @param {string} level
@@ -72,13 +77,14 @@ export class LobbyInput {
     const state = this.lobby.state();
     const game = state.game;
     this.lobby.status("lobby.doing.play_now", { game: gameName(state, this.lobby.texts(), game) });
-    this.lobby.send({ type: "play_now", game, bot_level: chosenLevel(state, game), deck: state.deck || null, options: {} });
+    this.lobby.send({ type: "play_now", game, bot_level: chosenLevel(state, game), deck: state.deck || null, options: {}, rated: ratedPlay(state) });
   }
 
   quickMatch() {
     const state = this.lobby.state();
     this.lobby.status("lobby.doing.quick_match", { game: gameName(state, this.lobby.texts(), state.game) });
-    this.lobby.send({ type: "quick_match", game: state.game });
+    // without a profile the server's default (null) is casual; with one, the player's choice
+    this.lobby.send({ type: "quick_match", game: state.game, rated: state.profile ? state.rated : null });
   }
 
   /**

@@ -15,6 +15,33 @@ import {
 } from "./lobby_state.js";
 
 /**
+ * Rated or casual, for play now and quick match: offered with a profile; without one, a
+ * line that says where to make one.
+ * @param {Scene} scene
+ */
+function ratedGroup(scene) {
+  const { state, t } = scene;
+  if (!state.profile) {
+    return h("p", { className: "rated-offer muted" }, t("profile.lobby.no_profile"), " ",
+      h("a", { className: "link-button", attrs: { href: "#/profile" }, text: t("profile.create.title") }));
+  }
+  const aboutId = uid("rated-about");
+  const choice = (/** @type {boolean} */ rated) => h("label", { className: "segment" },
+    h("input", {
+      attrs: { type: "radio", name: "lobby-rated", value: rated ? "rated" : "casual" },
+      dataset: { focusKey: rated ? "rated" : "casual" },
+      props: { checked: state.rated === rated },
+      on: { change: () => scene.input.chooseRated(rated) },
+    }),
+    h("span", { text: rated ? t("profile.rated_match") : t("profile.casual_match") }));
+  return h("div", { className: "rated-choice" },
+    h("fieldset", { className: "level-group rated-group", attrs: { "aria-describedby": aboutId } },
+      h("legend", { text: t("profile.lobby.legend") }),
+      h("div", { className: "segmented" }, choice(true), choice(false))),
+    h("p", { className: "muted", attrs: { id: aboutId }, text: t("profile.lobby.about") }));
+}
+
+/**
  * @typedef {import("./lobby_state.js").LobbyState} LobbyState
  * @typedef {import("./lobby_state.js").ServerCatalogue} ServerCatalogue
  * @typedef {import("./lobby_state.js").TextCatalogue} TextCatalogue
@@ -285,6 +312,7 @@ function playSection(scene) {
       })),
     levelGroup,
     levelAbout,
+    ratedGroup(scene),
     h("div", { className: "actions" },
       button("play-now", t("web.lobby.play_now"), t("web.lobby.play_now.about"), () => scene.input.playNow(), true),
       button("quick-match", t("web.lobby.quick_match"), t("web.lobby.quick_match.about"), () => scene.input.quickMatch()),
@@ -381,7 +409,9 @@ function roomsSection(scene) {
     const timer = typeof room.turn_seconds === "number" ? t("web.lobby.timer", { count: Math.round(room.turn_seconds) }) : null;
     body.append(h("tr", {},
       h("th", { attrs: { scope: "row" }, className: "room-code", text: code }),
-      h("td", { attrs: { "data-label": columns[1] } }, gameName(state, scene.texts, room.game), timer ? h("span", { className: "room-timer muted", text: timer }) : null),
+      h("td", { attrs: { "data-label": columns[1] } }, gameName(state, scene.texts, room.game),
+        room.rated ? h("span", { className: "badge rated-badge", text: t("profile.rated") }) : null,
+        timer ? h("span", { className: "room-timer muted", text: timer }) : null),
       h("td", { attrs: { "data-label": columns[2] }, text: deck.name }),
       h("td", { attrs: { "data-label": columns[3] }, text: seats }),
       h("td", { attrs: { "data-label": columns[4] }, text: stateText }),

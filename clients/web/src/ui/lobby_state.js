@@ -41,13 +41,18 @@ export const ROOMS_REFRESH = 5;
  * @property {string} name the player's name
  * @property {boolean} online the server answers
  * @property {StatusLine | null} status what the lobby is doing, or what went wrong
+ * @property {boolean} profile the session holds a profile: rated play is offered
+ * @property {boolean} rated play now and quick match are rated (with a profile; as the server's
+ *   quick match is by default)
  *
  * @typedef {{ type: "online", online: boolean }
  *   | { type: "status", status: StatusLine | null }
  *   | { type: "choose_game", game: string }
  *   | { type: "choose_deck", deck: string }
  *   | { type: "choose_level", game: string, level: string }
- *   | { type: "name", name: string }} LobbyAction
+ *   | { type: "name", name: string }
+ *   | { type: "profile", profile: boolean }
+ *   | { type: "rated", rated: boolean }} LobbyAction
  *
  * @typedef {Catalogue | Rooms | LobbyAction} LobbyMessage
  */
@@ -67,6 +72,8 @@ export function initialState(player) {
     name: player.name,
     online: false,
     status: null,
+    profile: false,
+    rated: true,
   };
 }
 
@@ -116,6 +123,10 @@ export function reduce(state, message) {
       return { ...state, levels: { ...state.levels, [message.game]: message.level } };
     case "name":
       return { ...state, name: message.name };
+    case "profile":
+      return message.profile === state.profile ? state : { ...state, profile: message.profile };
+    case "rated":
+      return message.rated === state.rated ? state : { ...state, rated: message.rated };
     default:
       return state;
   }
@@ -136,6 +147,14 @@ export function canAsk(state) {
  */
 export function chosenLevel(state, game) {
   return pickLevel(levelsFor(state.catalogue, game), state.levels[game]);
+}
+
+/**
+ * Whether the lobby's play now and quick match ask for a rated match: only with a profile.
+ * @param {LobbyState} state
+ */
+export function ratedPlay(state) {
+  return state.profile && state.rated;
 }
 
 /**

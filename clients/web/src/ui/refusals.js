@@ -17,17 +17,20 @@ export const NODE_RETRIES = 5;
  * @typedef {import("../protocol/codec.js").Message} Message
  * @typedef {import("../protocol/messages.js").ErrorMessage} ErrorMessage
  *
- * @typedef {"lobby" | "table" | "link" | "link-watch" | "leave"} Owner who sent a request:
- *   the lobby's forms, the table, a room address followed (to join, then to watch), the table's leave button
+ * @typedef {"lobby" | "table" | "link" | "link-watch" | "leave" | "profile" | "replay"} Owner who sent a request:
+ *   the lobby's forms, the table, a room address followed (to join, then to watch), the table's leave button,
+ *   the profile's screens (profile, leaderboard, history), the replay
  * @typedef {{ message: Message, owner: Owner, retries: number }} Sent
  *
- * @typedef {"none" | "table" | "lobby" | "notice" | "watch"} Screen where a refusal shows:
- *   nowhere, the table's own line, the lobby's status line, a notice over the page, or the
- *   lobby saying it watches the room instead (`Route.room`)
+ * @typedef {"none" | "table" | "lobby" | "notice" | "watch" | "profile" | "replay"} Screen where a refusal shows:
+ *   nowhere, the table's own line, the lobby's status line, a notice over the page, the
+ *   lobby saying it watches the room instead (`Route.room`), the profile screens' status line,
+ *   or the replay's
  *
  * @typedef {object} Rule what a refusal of one owner's request does
- * @property {"table" | "lobby" | "none"} screen the screen it belongs to (the table's falls back to the
- *   lobby when no table is open, the lobby's to a notice while a table is open)
+ * @property {"table" | "lobby" | "none" | "profile" | "replay"} screen the screen it belongs to (the table's falls
+ *   back to the lobby when no table is open, the lobby's to a notice while a table is open; the profile's and
+ *   the replay's always show on their own screens, which hold them even when not on show)
  * @property {boolean} [forgetLink] the room address in the address bar is dropped
  * @property {readonly string[]} [watchWhen] error codes on which the room is watched instead
  *
@@ -52,6 +55,8 @@ export const BY_OWNER = Object.freeze({
   "link-watch": { screen: "lobby", forgetLink: true },
   // a refused leave: already out of the room
   leave: { screen: "none" },
+  profile: { screen: "profile" },
+  replay: { screen: "replay" },
 });
 
 /**
@@ -121,6 +126,8 @@ export function routeRefusal(error, sent, page) {
   }
   if (rule.screen === "table") {
     route.screen = page.tableOpen ? "table" : "lobby";
+  } else if (rule.screen === "profile" || rule.screen === "replay") {
+    route.screen = rule.screen;
   } else {
     route.screen = page.tableOpen ? "notice" : "lobby";
   }

@@ -87,10 +87,13 @@ export class RoomScreen {
     const lobby = this.page.lobby();
     lobby?.hidden();
     lobby?.status(null);
+    // over a profile screen or a replay (a seat resumed after a reload there) the table waits
+    // behind it, and the address stays the screen's until the player goes back to the table
+    const onPage = !el.pages.hidden;
     el.lobby.hidden = true;
-    el.table.hidden = false;
+    el.table.hidden = onPage;
     this.showRoomBar();
-    if (typeof room.code === "string" && room.code) {
+    if (typeof room.code === "string" && room.code && !onPage) {
       this.setHash(`#/room/${room.code}`);
     }
     win.document.title = `${this.page.gameName(String(room.game ?? ""))} · Cardavia`;
@@ -129,9 +132,12 @@ export class RoomScreen {
     const el = frame.el;
     el.table.hidden = true;
     el.table.replaceChildren();
-    el.lobby.hidden = false;
     this.showRoomBar();
     this.forgetHash();
+    if (!el.pages.hidden) {
+      return; // a profile screen or a replay is on show: the lobby comes back when it is left
+    }
+    el.lobby.hidden = false;
     win.document.title = "Cardavia";
     this.page.lobby()?.shown();
     el.main.focus({ preventScroll: true });

@@ -36,6 +36,7 @@ import {
   statusText, tick, updateHand, usable,
 } from "./table/render.js";
 import { initialState, reduce } from "./table/state.js";
+import { signedChange } from "./profile_state.js";
 import { dealBreakdown, matchBreakdown } from "./table/words.js";
 
 /**
@@ -56,8 +57,8 @@ import { dealBreakdown, matchBreakdown } from "./table/words.js";
  *   t: Translate, lang?: string, catalogue: Catalogue, game: string, deck?: string, suitSystem?: string,
  *   seat: number | null, room: unknown, send: (message: Record<string, unknown>) => unknown,
  *   cardName: (code: string) => string, onLeave: () => void, openRules: (game: string) => void,
- *   sessionId?: string | null,
- * }} TableContext
+ *   sessionId?: string | null, replay?: boolean,
+ * }} TableContext  `replay`: a finished match seen from `seat`, which is not the viewer's own (replay.js)
  */
 
 /** Messages that change only the hand's states and the status line: the rest of the page stays as drawn. */
@@ -155,6 +156,7 @@ export class TableView {
       },
       // without the session id the owner cannot be told: the button is offered and the server decides
       canStart: state.room.state === "waiting" && !!state.room.owner && (me === undefined || me === null || me === state.room.owner),
+      replay: this.ctx.replay === true,
       botLevel: (/** @type {Seat} */ seat) => {
         if (seat.kind !== "bot") return "";
         const level = String(seat.bot || "");
@@ -208,6 +210,19 @@ export class TableView {
   /** @param {Incoming} msg a `chat_message` */
   chatMessage(msg) {
     this.dispatch({ type: "chat_message", line: readChatMessage(msg) });
+  }
+
+  /**
+   * The player's rating moved with the match just over: the match summary says so.
+   * True when the summary on screen shows it (else the page tells the player another way).
+   * @param {import("./table/state.js").RatingMove} change
+   */
+  ratingChange(change) {
+    this.dispatch({ type: "rating_change", change });
+    const shown = this.summaryShown;
+    if (!this.state.rating || !shown || shown.kind !== "match" || !this.parts.summaryDialog.open) return false;
+    this.fillSummary(shown);
+    return true;
   }
 
   /** @param {Incoming} error an `error` refusing one of our requests */
@@ -312,7 +327,17 @@ export class TableView {
     const breakdown = summary.kind === "deal"
       ? dealBreakdown(state.game, names, summary.event, summary.number, state.view)
       : matchBreakdown(state.game, names, summary.result, state.view);
-    const next = { seated: state.seat !== null, rematch: () => this.askRematch(), leave: () => this.ctx.onLeave() };
+    const record = summary.kind === "match" ? summary.result.record : null;
+    const next = {
+      seated: state.seat !== null, rematch: () => this.askRematch(), leave: () => this.ctx.onLeave(),
+      replay: record ? `#/replay/${encodeURIComponent(record)}` : null,
+    };
+    const rating = state.rating;
+    if (summary.kind === "match" && rating) {
+      breakdown.notes.push(t("profile.rating_change", {
+        game: wording.gameName, before: String(rating.before), after: String(rating.after), change: signedChange(rating.before, rating.after),
+      }));
+    }
     replaceChildren(this.parts.summaryDialog, summaryBody(this.parts.summaryDialog, breakdown, summary.kind, t, next));
   }
 

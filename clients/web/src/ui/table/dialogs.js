@@ -78,7 +78,8 @@ export function showChoice(dialog, choice, pack, t, pick) {
  * @param {Breakdown} breakdown
  * @param {"deal" | "match"} kind
  * @param {import("../names.js").Translate} t
- * @param {{seated: boolean, rematch: () => void, leave: () => void}} next
+ * @param {{seated: boolean, rematch: () => void, leave: () => void, replay?: string | null}} next
+ *   what the player may do next; `replay` the address of the match's replay
  */
 export function summaryBody(dialog, breakdown, kind, t, next) {
   const titleId = `tv-summary-${Math.random().toString(36).slice(2, 8)}`;
@@ -95,6 +96,14 @@ export function summaryBody(dialog, breakdown, kind, t, next) {
     if (next.seated) buttons.push(button(t("webtable.rematch"), () => { dialog.close(); next.rematch(); }, { primary: true }));
     buttons.push(button(t("webtable.lobby"), () => { dialog.close(); next.leave(); }, { primary: !next.seated }));
     buttons.push(button(t("webtable.look"), () => dialog.close()));
+    if (next.replay) {
+      buttons.push(h("a", {
+        className: "tv-button tv-replay-link",
+        attrs: { href: next.replay },
+        text: t("profile.match.replay"),
+        on: { click: () => dialog.close() },
+      }));
+    }
   }
   return h("div", { className: "tv-summary-body" },
     h("h2", { className: "tv-dialog-title", text: breakdown.title, attrs: { id: titleId } }),

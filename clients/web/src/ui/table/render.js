@@ -22,7 +22,8 @@ import { sayLines, scoresText, seatFacts, turnText } from "./words.js";
  *   rules: () => void, sendChat: (event: Event) => void,
  *   handKeys: (event: KeyboardEvent) => void, handClick: (event: MouseEvent) => void,
  * }} Controls  what the table's buttons and keys ask for
- * @typedef {{wording: Wording, pack: Pack, canStart: boolean, botLevel: (seat: import("./messages.js").Seat) => string}} Look
+ * @typedef {{wording: Wording, pack: Pack, canStart: boolean, botLevel: (seat: import("./messages.js").Seat) => string, replay?: boolean}} Look
+ *   `replay`: a finished match seen from a seat (replay.js): the seat is not the viewer's own
  *   everything drawing needs besides the state
  * @typedef {ReturnType<typeof buildParts>} Parts
  */
@@ -221,7 +222,7 @@ function renderSeats(parts, state, look, waiting) {
     h("div", { className: "tv-seat-head" },
       h("strong", { className: "tv-seat-name" },
         active ? h("span", { className: "tv-turn-mark", attrs: { "aria-hidden": "true" }, text: "▶ " }) : null,
-        mine ? t("table.you", { name }) : name),
+        mine && !look.replay ? t("table.you", { name }) : name),
       ...badges),
     facts.length ? h("span", { className: "tv-seat-facts", text: facts.join(" · ") }) : null,
     active ? h("span", { className: "visually-hidden", text: turnText(names, view) }) : null,

@@ -52,7 +52,10 @@ import { rememberEvents } from "./words.js";
  *   lastDealEnd: Event | null, memo: Record<string, unknown>, log: LogEntry[], chat: ChatLine[],
  *   legal: Action[], sent: Action[] | null, selected: string[], focus: string | null,
  *   status: Say | null, rematch: Say | null, timer: Timer | null, summaries: Summary[], choice: Choice | null,
+ *   rating: RatingMove | null,
  * }} TableState
+ * @typedef {{record: string, before: number, after: number, deviation: number}} RatingMove
+ *   the player's rating before and after the match just over (a rated match, once written)
  *
  * @typedef {{type: "snapshot", snapshot: Snapshot, now: number}
  *   | {type: "delta", delta: Delta, view: View, now: number}
@@ -72,7 +75,8 @@ import { rememberEvents } from "./words.js";
  *   | {type: "choice_closed"}
  *   | {type: "summary_closed"}
  *   | {type: "sent"}
- *   | {type: "rematch_asked"}} TableMessage
+ *   | {type: "rematch_asked"}
+ *   | {type: "rating_change", change: RatingMove}} TableMessage
  */
 
 /** How many log entries the table keeps (the oldest go first). */
@@ -108,6 +112,7 @@ export function initialState(start) {
     timer: null,
     summaries: [],
     choice: null,
+    rating: null,
   };
 }
 
@@ -187,7 +192,7 @@ function snapshot(state, msg, now) {
   };
   if (newMatch) {
     next = {
-      ...next, result: null, lastDealEnd: null, memo: {}, rematch: null, status: null,
+      ...next, result: null, lastDealEnd: null, memo: {}, rematch: null, status: null, rating: null,
       log: logged(next.log, { kind: "event", say: { say: "text", key: "table.match.new" } }),
     };
   } else if (started) {
@@ -308,6 +313,10 @@ export function reduce(state, message) {
       return { ...state, sent: state.legal, legal: [], selected: [], status: null, choice: null };
     case "rematch_asked":
       return { ...state, rematch: { say: "text", key: "table.rematch.asking" } };
+    case "rating_change":
+      // only the match this table shows: a change of another room's match is not this table's
+      if (state.result && state.result.record && state.result.record !== message.change.record) return state;
+      return { ...state, rating: { ...message.change } };
     default:
       return state;
   }
