@@ -35,7 +35,7 @@ import inspect
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -216,7 +216,7 @@ class BotClient:
     """The player key of the bot's profile, sent in each ``hello`` (None: an anonymous bot)."""
     rated: bool = False
     """Ask for rated matches (``quick`` and ``play_now``; needs ``player_key``)."""
-    after_match: Callable[[Session, GameResult], Awaitable[None]] | None = None
+    after_match: Callable[[Session, GameResult], Coroutine[Any, Any, None]] | None = None
     """Run as a task of its own after each match (the bot plays on meanwhile); ``run()`` waits for
     every one before it closes the session, so a last look at the leaderboard still has it."""
     on_result: Callable[[GameResult], None] | None = None
