@@ -37,12 +37,12 @@ NAME_LENGTH = 32
 def rating_text(texts: Texts, rating: int, deviation: int) -> str:
     """ "1562 ±88", marked provisional while the deviation is wide."""
     key = "profile.cli.rating.provisional" if deviation > PROVISIONAL_DEVIATION else "profile.cli.rating"
-    return texts(key, rating=rating, deviation=deviation)
+    return texts(key, rating=str(rating), deviation=str(deviation))  # as numbers they would read "1,562"
 
 
 def change_text(texts: Texts, before: int, after: int) -> str:
     """ "1548 → 1562 (+14)"."""
-    return texts("profile.cli.change", before=before, after=after, change=f"{after - before:+d}")
+    return texts("profile.cli.change", before=str(before), after=str(after), change=f"{after - before:+d}")
 
 
 class _Asking(Modal[Any]):
