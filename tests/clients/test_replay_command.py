@@ -1,0 +1,171 @@
+"""`cardavia replay --server`: a finished match step by step, every hand, the strong bot's other choices.
+
+The replay answers here are made the way the server makes them (every seat's
+view at the start, then each action with each seat's delta ops), from real
+engine matches, and served by a small scripted server, so the command is
+checked end to end on its own; the live server's ``get_replay`` is tested in
+``tests/server/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from websockets.asyncio.server import ServerConnection, serve
+
+from cardavia.cli import main
+from cardavia.clients.cli.replay import ReplayText
+from cardavia.clients.cli.tui.moves import MoveMenu
+from cardavia.clients.cli.tui.names import CardNames
+from cardavia.games.records import Seat, make_record
+from cardavia.games.registry import get_game
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import decode_client, encode
+from cardavia.protocol.delta import diff
+from cardavia.protocol.i18n import Texts
+from tests.support.ports import free_port
+
+
+def played(game_id: str, seed: str) -> tuple[m.Replay, list[list[Any]]]:
+    """A match of seat 0 (who plays its last legal move) against a bot (its first), as a replay answer;
+    with every seat's view after each step."""
+    game = get_game(game_id)
+    state = game.new(dict(game.default_options), seed)
+    seats = range(game.players)
+    views = [state.view(s) for s in seats]
+    steps: list[dict[str, Any]] = []
+    analysis: list[dict[str, Any] | None] = []
+    after: list[list[Any]] = []
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        legal = state.legal_actions(seat)
+        action = legal[-1] if seat == 0 else legal[0]
+        before = [state.view(s) for s in seats]
+        state, _ = state.apply(action, seat=seat)
+        now = [state.view(s) for s in seats]
+        ops = [diff(old, new) for old, new in zip(before, now, strict=True)]
+        steps.append({"deal": len(state.log) - 1, "seat": seat, "action": action.to_data(), "ops": ops})
+        if seat != 0:
+            analysis.append(None)
+        elif len(legal) == 1:
+            analysis.append({"best": action.to_data(), "differs": False, "forced": True})
+        else:
+            analysis.append({"best": legal[0].to_data(), "differs": True})
+        after.append(now)
+    names = [Seat("Anna", "human"), *(Seat(f"Bot {s}", "bot", "basic") for s in seats if s)]
+    record = make_record(state, seats=names, seed=seed)
+    replay = m.Replay(id=1, record_id="r-test-1", record=record, views=views, steps=steps, analysis=analysis)
+    return replay, after
+
+
+def hand_line(texts: Texts, names: CardNames, who: str, view: dict[str, Any]) -> str:
+    return "   " + texts("profile.cli.replay.hand", name=who, cards=names.cards(view["hand"]))
+
+
+@pytest.mark.parametrize("game_id", ["scopa", "briscola"])
+def test_every_step_is_told_with_every_hand_as_the_engine_had_it(game_id: str) -> None:
+    replay, after = played(game_id, "replay")
+    texts = Texts("en")
+    shown = ReplayText(replay, texts)
+    names = shown.names
+    header = shown.header()
+    assert header[0] == f"Replay of {names.game(game_id)}, match r-test-1"
+    assert "Anna" in header[1]
+    assert header[2] == hand_line(texts, names, "Anna", replay.views[0])
+    judged = 0
+    for number, lines in enumerate(shown.steps(), start=1):
+        step = replay.steps[number - 1]
+        mover = "Anna" if step["seat"] == 0 else f"Bot {step['seat']}"
+        assert any(line.startswith(f"{number}. {mover}: ") for line in lines)
+        hands = lines[-len(after[number - 1]) :]
+        for seat, view in enumerate(after[number - 1]):  # rebuilt from the ops: the engine's own views
+            assert hands[seat] == hand_line(texts, names, "Anna" if seat == 0 else f"Bot {seat}", view)
+        note = replay.analysis[number - 1]
+        best = [line for line in lines if "the strong bot would play" in line]
+        if note is not None and note.get("differs"):
+            judged += 1
+            before = replay.views[0] if number == 1 else after[number - 2][0]
+            label = MoveMenu(game_id, [], before, names).label(note["best"])
+            assert best == ["   " + texts("profile.cli.replay.best", move=label)]
+        else:
+            assert not best  # a bot's move and a forced move are not judged
+    assert judged > 0
+    assert number == len(replay.steps)
+    result = replay.record["result"]
+    assert isinstance(result, dict)
+    final = shown.footer()[0]
+    assert final.startswith("Final scores")
+    winner = result["winner"]
+    assert (f"{'Anna' if winner == 0 else f'Bot {winner}'} won" in final) if winner is not None else True
+
+
+def test_the_replay_speaks_the_players_language() -> None:
+    replay, _ = played("scopa", "lingua")
+    lines = list(ReplayText(replay, Texts("it")).lines())
+    assert lines[0].startswith("Replay di Scopa")
+    assert any(line.startswith("Smazzata 1") for line in lines)
+    assert any("il bot forte giocherebbe" in line for line in lines)
+
+
+class ReplayServer:
+    """Answers ``get_replay`` for one record, and ``unknown_record`` for any other."""
+
+    def __init__(self, replay: m.Replay) -> None:
+        self.replay = replay
+        self.hellos: list[m.Hello] = []
+
+    async def handle(self, ws: ServerConnection) -> None:
+        async for frame in ws:
+            message = decode_client(frame)
+            reply: m.Reply
+            if isinstance(message, m.Hello):
+                self.hellos.append(message)
+                reply = m.Welcome(id=message.id, session="s-1", resume="t", server="fake")
+            elif isinstance(message, m.GetReplay) and message.record == self.replay.record_id:
+                reply = self.replay.model_copy(update={"id": message.id})
+            else:
+                reply = m.Error(id=message.id, code="unknown_record", message="no finished match has that id")
+            await ws.send(encode(reply))
+
+
+@pytest.fixture
+async def replay_server() -> AsyncIterator[tuple[ReplayServer, str, m.Replay]]:
+    replay, _ = played("briscola", "served")
+    server = ReplayServer(replay)
+    async with serve(server.handle, "127.0.0.1", 0) as listening:
+        port = next(iter(listening.sockets)).getsockname()[1]
+        yield server, f"ws://127.0.0.1:{port}/", replay
+
+
+async def test_the_command_prints_a_served_match_and_sends_no_player_key(
+    replay_server: tuple[ReplayServer, str, m.Replay], capsys: pytest.CaptureFixture[str]
+) -> None:
+    server, url, replay = replay_server
+    code = await asyncio.to_thread(main, ["replay", "--server", url, "r-test-1", "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines == list(ReplayText(replay, Texts("en")).lines())
+    assert sum(1 for line in lines if line.split(".")[0].isdigit()) == len(replay.steps)
+    assert "the strong bot would play" in out
+    assert [h.player for h in server.hellos] == [None]
+
+
+async def test_an_unknown_record_and_an_absent_server_are_said_in_words(
+    replay_server: tuple[ReplayServer, str, m.Replay], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, url, _ = replay_server
+    code = await asyncio.to_thread(main, ["replay", "--server", url, "r-nothing-1", "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert not out
+    assert err.strip() == f"cardavia replay: {Texts('en').error('unknown_record')}"
+    nowhere = f"ws://127.0.0.1:{free_port()}/"
+    assert await asyncio.to_thread(main, ["replay", "--server", nowhere, "r-test-1"]) == 1
+    assert nowhere in capsys.readouterr().err
+    assert await asyncio.to_thread(main, ["replay", "--server", "http://example.invalid/", "r-test-1"]) == 2
+    assert "ws://host:port/" in capsys.readouterr().err
