@@ -52,6 +52,12 @@ RECONNECT_REASONS = {
 the network's or the server's words, shown as they come)."""
 
 
+FORGOTTEN_KEYS = frozenset({"unknown_player", "malformed_player_key"})
+"""Why a hello's key was not taken, for the reasons that mean it never will be (the profile was
+deleted on another device, or the file was damaged): the key is dropped. A database that is away
+(``storage_unavailable``) keeps it for the next start."""
+
+
 class SessionLike(Protocol):
     """What the app needs of ``cardavia.clients.cli.session.Session`` (tests pass a scripted one)."""
 
@@ -69,6 +75,8 @@ class SessionLike(Protocol):
     async def request(self, request: m.Request, timeout: float = 10.0) -> m.Reply: ...
 
     def messages(self) -> AsyncIterator[Item]: ...
+
+    def use_player_key(self, key: str | None) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -123,6 +131,8 @@ class CardaviaApp(App[None]):
         self.lobby.profile_known(self.session.player is not None)
         if welcome.player_error is not None:  # an anonymous start: say why, in the player's words
             self.note(self.texts("profile.cli.key_refused", reason=self.texts.error(welcome.player_error)))
+            if welcome.player_error in FORGOTTEN_KEYS:
+                self._forget_key()
         try:
             reply = await self.session.request(m.GetCatalogue(id=self.session.requests.next_id()))
             if isinstance(reply, m.Catalogue):
@@ -229,12 +239,16 @@ class CardaviaApp(App[None]):
 
     def profile_deleted(self) -> None:
         """The profile is gone: its key goes too, and matches are casual from now on."""
+        self._forget_key()
+        self.lobby.profile_known(False)
+
+    def _forget_key(self) -> None:
+        self.session.use_player_key(None)
         if self.keys is not None:
             try:
                 self.keys.forget(self.server, PLAYER)
             except KeyFileError as exc:
                 self.note(self.texts("profile.cli.key_not_kept", problem=str(exc)), sticky=True)
-        self.lobby.profile_known(False)
 
     # ------------------------------------------------------------- actions
     def submit(self, request: m.Request, on_failure: Callable[[], None] | None = None) -> None:

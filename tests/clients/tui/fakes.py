@@ -83,6 +83,7 @@ class FakeSession:
         self.closed = False
         self.player: m.PlayerInfo | None = None
         self.player_error: str | None = None
+        self.player_key: str | None = None
         self.answers: dict[type[m.Request], Callable[[Any], m.Reply]] = {}
         """How the scripted server answers other requests (an ``Error`` answer is a refusal)."""
 
@@ -120,6 +121,9 @@ class FakeSession:
             self.player = None
         self.push(reply)
         return reply
+
+    def use_player_key(self, key: str | None) -> None:
+        self.player_key = key
 
     def push(self, item: Item) -> None:
         self._queue.put_nowait(item)

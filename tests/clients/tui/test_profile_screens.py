@@ -272,10 +272,13 @@ async def test_history_lists_matches_with_opponents_results_and_rating_changes(t
         )
 
 
-async def test_a_refused_key_is_said_and_the_rating_change_shows_at_the_table(tmp_path: Path) -> None:
-    from tests.clients.tui.fakes import ScriptedTable  # noqa: F401 - the table below is a snapshot alone
-
-    app, session, _ = make_app(tmp_path)
+async def test_a_key_the_server_does_not_know_is_said_and_dropped_and_a_rating_change_shows(
+    tmp_path: Path,
+) -> None:
+    app, session, keys = make_app(tmp_path)
+    keys.remember(session.url, PLAYER, KEY)
+    keys.remember("ws://elsewhere.example/", PLAYER, OTHER_KEY)
+    session.player_key = KEY
     session.player_error = "unknown_player"
     async with app.run_test(size=SIZE) as pilot:
         await catalogue_ready(pilot, app)
@@ -289,3 +292,6 @@ async def test_a_refused_key_is_said_and_the_rating_change_shows_at_the_table(tm
         session.push(m.RatingChange(record="r-test-1", game="scopa", before=1548, after=1562, deviation=88))
         await until(pilot, lambda: "1548 → 1562 (+14)" in screen_text(app), "the rating change")
         assert "Scopa rating" in screen_text(app)
+    assert session.player_key is None  # a key the server does not know is dropped, here and in the file
+    assert keys.key(session.url) is None
+    assert keys.key("ws://elsewhere.example/") == OTHER_KEY  # another server's key stays
