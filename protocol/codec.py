@@ -28,9 +28,6 @@ MAX_CLIENT_FRAME: Final = 4096
 """Default largest frame a client may send, as in other game servers."""
 
 MAX_DEPTH: Final = 8
-SERVER_DEPTH: Final = 32
-"""How deep a server message may nest: a ``replay`` holds records and delta ops of whole views
-(about 12 levels), far past what any client request needs."""
 """Deepest nesting a client message needs is 4 (act → action → list → card)."""
 
 _CLIENT: Final = TypeAdapter[ClientMessage](ClientMessage)
@@ -98,9 +95,7 @@ def pack(data: Any) -> bytes:
     return msgpack.packb(data, use_bin_type=True)
 
 
-def unpack_frame(
-    frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME, max_depth: int = MAX_DEPTH
-) -> dict[str, Any]:
+def unpack_frame(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -> dict[str, Any]:
     """The msgpack map in ``frame``, checked for size, syntax, shape and depth."""
     if isinstance(frame, str):
         raise ProtocolError("bad_frame", "send binary frames holding msgpack, not text frames")
@@ -120,18 +115,18 @@ def unpack_frame(
         raise ProtocolError("too_deep", "the frame nests too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_frame", f"a frame holds a map, not {type(data).__name__}")
-    if _depth(data, max_depth) > max_depth:
-        raise ProtocolError("too_deep", f"the message nests deeper than {max_depth} levels")
+    if _depth(data) > MAX_DEPTH:
+        raise ProtocolError("too_deep", f"the message nests deeper than {MAX_DEPTH} levels")
     return data
 
 
-def _depth(data: Any, limit: int = MAX_DEPTH) -> int:
+def _depth(data: Any) -> int:
     deepest = 0
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         item, level = stack.pop()
         deepest = max(deepest, level)
-        if deepest > limit:
+        if deepest > MAX_DEPTH:
             break
         if isinstance(item, dict):
             stack.extend((v, level + 1) for v in item.values())
@@ -171,7 +166,7 @@ def decode_client(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -
 
 def decode_server(frame: bytes) -> ServerMessage:
     """A validated server message (for clients); no size limit on what servers send."""
-    data = unpack_frame(frame, None, SERVER_DEPTH)
+    data = unpack_frame(frame, None)
     _check_type(data, _SERVER_NAMES)
     return _validate(_SERVER, data)
 
