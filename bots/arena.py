@@ -30,6 +30,7 @@ from typing import Any
 from cardavia.bots.base import Bot
 from cardavia.bots.registry import make_bot
 from cardavia.games.engine import State
+from cardavia.games.ratings import pairwise
 from cardavia.games.registry import get_game
 
 Z95 = 1.959964
@@ -397,3 +398,47 @@ def elo_table(tallies: Sequence[HeadToHead], anchor: str | None = None) -> list[
         share = 100 * points / games if games else 0.0
         lines.append(f"{name:<16} {ratings[name]:>+7.0f} {share:>7.1f}% {int(games):>6}")
     return lines
+
+
+# ------------------------------------------------------------------ calibration
+CALIBRATION_ANCHOR = "basic"
+CALIBRATION_RATING = 1500.0
+
+
+def pairwise_tallies(outcomes: Sequence[MatchOutcome], game_id: str) -> list[HeadToHead]:
+    """Every pair of different bots' results as the ratings compare them (``games.ratings.pairwise``).
+
+    A two-seat match is one game between its bots; in Dou Dizhu every two seats of different
+    bots with different totals are one game, and seats with equal totals (partners) none, so
+    the bots' fixed ratings are measured the way a person's rating against them moves.
+    """
+    tallies: dict[tuple[str, str], HeadToHead] = {}
+    for outcome in outcomes:
+        for i, j, first in pairwise(game_id, list(outcome.scores), outcome.winner):
+            a, b, score = outcome.seats[i], outcome.seats[j], first
+            if i > j or a == b:
+                continue
+            if (b, a) in tallies:
+                a, b, score = b, a, 1.0 - score
+            tally = tallies.setdefault((a, b), HeadToHead(a, b))
+            tally.games += 1
+            if score == 1.0:
+                tally.wins += 1
+            elif score == 0.0:
+                tally.losses += 1
+            else:
+                tally.draws += 1
+    return list(tallies.values())
+
+
+def calibrate(
+    outcomes: Sequence[MatchOutcome], game_id: str, anchor: str = CALIBRATION_ANCHOR
+) -> dict[str, int]:
+    """Fixed ratings for the bots of a round robin: the maximum-likelihood fit of their pairwise
+    results on the Elo/Glicko logistic scale (``elo_ratings``: one virtual draw per pair), shifted
+    so that ``anchor`` is 1500, rounded to whole points."""
+    tallies = pairwise_tallies(outcomes, game_id)
+    ratings = elo_ratings(tallies, anchor)
+    if anchor not in ratings:
+        raise ValueError(f"the calibration needs the {anchor} bot in the round robin")
+    return {name: round(CALIBRATION_RATING + value) for name, value in ratings.items()}

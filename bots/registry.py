@@ -15,6 +15,7 @@ from cardavia.bots.base import Bot
 from cardavia.bots.basic_bot import POLICIES, BasicBot
 from cardavia.bots.models import MODELS
 from cardavia.bots.random_bot import RandomBot
+from cardavia.bots.ratings import bot_ratings
 from cardavia.bots.strong_bot import StrongBot
 from cardavia.games.registry import GAMES
 
@@ -107,7 +108,11 @@ def make_bot(
 
 
 def catalogue(game_id: str | None = None) -> list[dict[str, Any]]:
-    """Plain data for clients: one entry per (game, level), games in id order, levels weakest first."""
+    """Plain data for clients: one entry per (game, level), games in id order, levels weakest first.
+
+    ``ratings`` is the level's fixed rating in that entry's game (``{game: rating}``; empty when
+    the level has none published), so a player sees what a rated game against it is worth.
+    """
     games = [game_id] if game_id is not None else sorted(GAMES)
     entries: list[dict[str, Any]] = []
     for game in games:
@@ -120,6 +125,7 @@ def catalogue(game_id: str | None = None) -> list[dict[str, Any]]:
                     "level": name,
                     "name": f"{level.name} ({GAMES[game].name})",
                     "description": level.description(game),
+                    "ratings": {game: r} if (r := bot_ratings(game).get(name)) is not None else {},
                 }
             )
     return entries

@@ -145,16 +145,21 @@ def _arena(args: argparse.Namespace) -> int:
     from cardavia.games.registry import get_game
 
     game = get_game(args.game)
+    round_robin = args.round_robin or args.calibrate
     try:
-        if args.round_robin:
+        if round_robin:
             names = args.bots.split(",") if args.bots else levels_for(game.id)
         else:
             names = (args.bots or "strong,basic").split(",")
         bots = [arena.BotSpec.parse(name) for name in names]
         if len({str(b) for b in bots}) != len(bots) or len(bots) < 2:
             raise ValueError("--bots needs two or more different bots, like strong,basic")
-        if not args.round_robin and len(bots) != 2:
+        if not round_robin and len(bots) != 2:
             raise ValueError("--bots names two bots for a head-to-head; use --round-robin for more")
+        if args.calibrate and any(b.iterations is not None for b in bots):
+            raise ValueError("--calibrate rates the levels as the server plays them: no :iterations")
+        if args.calibrate and "basic" not in names:
+            raise ValueError("--calibrate anchors basic at 1500: --bots must include basic")
         pairs = list(arena.pairings(bots))
         specs = [s for a, b in pairs for s in arena.schedule(game.id, [a, b], args.games, args.seed)]
         for bot in bots:
@@ -176,6 +181,18 @@ def _arena(args: argparse.Namespace) -> int:
     if args.round_robin:
         print()
         print("\n".join(arena.elo_table(tallies, anchor=str(bots[0]))))
+    if args.calibrate:
+        import json
+
+        fitted = arena.calibrate(outcomes, game.id)
+        print()
+        for tally in arena.pairwise_tallies(outcomes, game.id):
+            print(
+                f"pairwise {tally.a} vs {tally.b}: {tally.wins} wins, {tally.draws} draws, "
+                f"{tally.losses} losses over {tally.games} comparisons"
+            )
+        print("fixed ratings (basic = 1500), for bots/data/ratings.json:")
+        print(json.dumps({game.id: {str(b): fitted[str(b)] for b in bots}}))
     return 0
 
 
@@ -294,6 +311,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from cardavia.server.app import CardaviaServer
     from cardavia.server.config import CLUSTER_SCHEMES, ServerConfig, SettingError, settings
+    from cardavia.server.store.base import SchemaTooNew, StorageUnavailable
 
     try:
         config = ServerConfig.from_env(**{name: getattr(args, name) for name in settings()})
@@ -312,6 +330,11 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(config.log_level)
     try:
         asyncio.run(CardaviaServer(config).serve_forever())
+    except (StorageUnavailable, SchemaTooNew) as exc:  # the database cannot be reached, or is too new
+        given = _option("database_url") if args.database_url is not None else "CARDAVIA_DATABASE_URL"
+        why = (str(exc).splitlines() or [type(exc).__name__])[0]
+        print(f"cardavia serve: {given}: the database cannot be opened: {why}", file=sys.stderr)
+        return 2
     except OSError as exc:
         if exc.errno not in {errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES}:
             raise
@@ -392,6 +415,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", help="two bots, like strong,basic (level or level:iterations); default strong,basic"
     )
     p.add_argument("--round-robin", action="store_true", help="every pair of --bots (default all levels)")
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="a round robin that fits the bots' fixed ratings (basic = 1500) and prints them as JSON",
+    )
     p.add_argument("--games", type=int, default=100, help="matches per pairing (default 100)")
     p.add_argument("--seed", default="0", help="arena seed; the same seed plays the same deals")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")

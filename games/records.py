@@ -4,12 +4,17 @@ A record is written from a finished state's deal log, and replayed through the
 engine from the shuffles it lists (``RecordedChance``), never from the seed, so
 a record means the same thing to any tool that knows the rules. Replaying
 rebuilds every deal and compares it field by field with what the record says.
+
+``replay_states`` and ``replay_views`` walk the same replay and keep what it passes
+through: every state, or every seat's view after every action (a replay viewer shows
+all hands; the analysis asks a bot about each seat's choices). They accept only a
+record that replays without a single problem, so what they show is what was played.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -78,11 +83,19 @@ class Replay:
         return not self.problems
 
 
+Visit = Callable[[int, int, dict[str, JSON], State[Any], State[Any]], None]
+"""(deal number from 1, seat, the action's data, state before, state after), per recorded action."""
+
+
 def replay(record: Mapping[str, JSON]) -> Replay:
     """Replay ``record`` through the engine; every difference becomes a problem line."""
+    return _run(record, None)
+
+
+def _run(record: Mapping[str, JSON], visit: Visit | None) -> Replay:
     report = Replay()
     try:
-        _replay(record, report)
+        _replay(record, report, visit)
     except CardaviaError as exc:
         report.problems.append(f"{exc.code}: {exc.message}")
     except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -90,7 +103,7 @@ def replay(record: Mapping[str, JSON]) -> Replay:
     return report
 
 
-def _replay(record: Mapping[str, JSON], report: Replay) -> None:
+def _replay(record: Mapping[str, JSON], report: Replay, visit: Visit | None = None) -> None:
     if not isinstance(record, Mapping):
         raise TypeError("a record is a JSON object")
     if record.get("format") != FORMAT:
@@ -117,10 +130,14 @@ def _replay(record: Mapping[str, JSON], report: Replay) -> None:
             seat = data["seat"]
             action = game.action_from_data({k: v for k, v in data.items() if k not in OPTIONAL_ACTION_FIELDS})
             try:
-                state, _ = state.apply(action, seat=seat)
+                after, _ = state.apply(action, seat=seat)
             except CardaviaError as exc:
                 report.problems.append(f"deal {number}, action {step} ({data}): {exc.message}")
                 return
+            if visit is not None:
+                annotations = {k: v for k, v in data.items() if k in OPTIONAL_ACTION_FIELDS}
+                visit(number, seat, {**action.to_data(), **annotations}, state, after)
+            state = after
     logs = state.deal_logs()
     if len(logs) != len(deals):
         report.problems.append(f"the engine played {len(logs)} deals, the record has {len(deals)}")
@@ -136,6 +153,62 @@ def _replay(record: Mapping[str, JSON], report: Replay) -> None:
     report.result = state.result.to_data()
     if report.result != record["result"]:
         report.problems.append(f"result is {record['result']!r} in the record, {report.result!r} on replay")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedAction:
+    """One recorded action as replayed: the states on either side of it."""
+
+    deal: int
+    """The deal's number, from 1 (as in the engine's ``deal_end`` events)."""
+    seat: int
+    action: dict[str, JSON]
+    """The move's data form (``Action.to_data()``), with any annotation the record gave it (``auto``)."""
+    before: State[Any]
+    after: State[Any]
+
+
+def replay_states(record: Mapping[str, JSON]) -> tuple[State[Any], list[ReplayedAction]]:
+    """The match's first state and every recorded action with the states around it.
+
+    Raises ValueError, naming the problems, on a record that does not replay exactly.
+    """
+    steps: list[ReplayedAction] = []
+    first: list[State[Any]] = []
+
+    def visit(deal: int, seat: int, action: dict[str, JSON], before: State[Any], after: State[Any]) -> None:
+        if not first:
+            first.append(before)
+        steps.append(ReplayedAction(deal, seat, action, before, after))
+
+    report = _run(record, visit)
+    if not report.ok:
+        raise ValueError(f"the record does not replay: {'; '.join(report.problems)}")
+    if not first:
+        raise ValueError("the record does not replay: it has no actions")
+    return first[0], steps
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One recorded action and every seat's view after it."""
+
+    deal: int
+    """The deal's number, from 1."""
+    seat: int
+    action: dict[str, JSON]
+    views: list[JSON]
+    """``state.view(seat)`` for every seat, in seat order, after the action."""
+
+
+def replay_views(record: Mapping[str, JSON]) -> tuple[list[JSON], list[ReplayStep]]:
+    """Every seat's view at the match's start, then one step per recorded action with every seat's
+    view after it (``state.view(seat)``). Raises ValueError on a record that does not replay."""
+    start, actions = replay_states(record)
+    seats = range(start.seats)
+    views: list[JSON] = [start.view(seat) for seat in seats]
+    steps = [ReplayStep(a.deal, a.seat, a.action, [a.after.view(seat) for seat in seats]) for a in actions]
+    return views, steps
 
 
 def _cards(codes: Iterable[str]) -> tuple[Card, ...]:

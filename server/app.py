@@ -34,12 +34,14 @@ from cardavia.server.limits import AddressLimits
 from cardavia.server.lobby import LobbyStore
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
+from cardavia.server.profiles import ProfileHandlers
 from cardavia.server.records import RecordStore
 from cardavia.server.requests import ErrorReplies, RequestLoop
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
-from cardavia.server.services import Background, NodeServices, make_lobby
+from cardavia.server.services import Background, NodeServices, make_archive, make_lobby
 from cardavia.server.sessions import SessionKeeper
+from cardavia.server.store import Archive
 from cardavia.server.web_assets import WebAssets
 from cardavia.server.wire import Listener
 
@@ -50,8 +52,11 @@ class CardaviaServer:
     """One node: construct it with its configuration (and a lobby to share, in tests), then
     ``serve_forever`` (the command line) or ``start`` and ``shutdown`` (tests, embedding)."""
 
-    def __init__(self, config: ServerConfig, lobby: LobbyStore | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, lobby: LobbyStore | None = None, archive: Archive | None = None
+    ) -> None:
         self.lobby = lobby or make_lobby(config)
+        self.archive = archive or make_archive(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
         self.records = RecordStore(config.records_path(), keep_days=config.records_keep_days)
@@ -59,9 +64,12 @@ class CardaviaServer:
             max_connections=config.max_connections_per_ip,
             sessions_per_minute=config.sessions_per_minute,
             lookups_per_minute=config.failed_lookups_per_minute,
+            codes_per_minute=config.transfer_codes_per_minute,
         )
         self._background = Background()
-        shared = self.shared = NodeServices(config, self.lobby, self.limits, self.metrics, self._background)
+        shared = self.shared = NodeServices(
+            config, self.lobby, self.limits, self.metrics, self._background, self.archive
+        )
         self._server: Listener | None = None
         self._stopping = asyncio.Event()
         self._port = config.port
@@ -71,8 +79,14 @@ class CardaviaServer:
             shared, runner=self.runner, records=self.records, sessions=sessions
         )
         replies = ErrorReplies(shared)
+        self.profiles = ProfileHandlers(shared, sessions=sessions)
         self.handlers = RequestHandlers(
-            shared, records=self.records, sessions=sessions, rooms=rooms, replies=replies
+            shared,
+            records=self.records,
+            sessions=sessions,
+            rooms=rooms,
+            replies=replies,
+            profiles=self.profiles,
         )
         self.handshake = Handshake(shared, sessions=sessions, rooms=rooms.rooms, replies=replies)
         self.requests = RequestLoop(
@@ -118,21 +132,28 @@ class CardaviaServer:
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> Listener:
-        """Bind, heartbeat, take back this node's rooms from its last run, then serve.
+        """Open the archive, bind, heartbeat, take back this node's rooms from its last run, then serve.
 
         Until its rooms are rebuilt the node refuses connections (and /healthz),
-        so nobody meets a room of its that is not there yet.
+        so nobody meets a room of its that is not there yet. A database that cannot be opened
+        stops the start (``StorageUnavailable``: ``cardavia serve`` exits with code 2).
         """
         self.config.records_path().mkdir(parents=True, exist_ok=True)
+        await self.archive.open()
         self._server = Listener(
             self.front_door,
             max_size=max(65536, self.config.max_frame * 4),
             ping_interval=self.config.ping_interval,
         )
-        await self._server.bind(self.config.host, self.config.port)
+        try:
+            await self._server.bind(self.config.host, self.config.port)
+        except BaseException:
+            await self.archive.close()  # no connection left to a loop that is about to end
+            raise
         self._port = self._server.port
         self.spawn(self.node_keeper.heartbeat())
         self.spawn(self.session_keeper.close_idle())
+        self.spawn(self.shared.watch_storage())
         await self.node_keeper.reclaim_own_rooms()
         await self._server.start_serving()
         return self._server
@@ -183,6 +204,7 @@ class CardaviaServer:
         self.runner.close()
         await self.records.drain()  # every finished game's record is on disk before the process ends
         self.records.close()
+        await self.archive.close()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -211,6 +233,7 @@ class CardaviaServer:
             "rooms": len(rooms),
             "connections": len(self.connections),
             "sessions": len(self.sessions),
+            "players": self.session_keeper.players,
             "spectators": sum(len(r.spectators) for r in rooms),
             "room_tasks": sum(r.task_count() for r in rooms),
             "background_tasks": len(self._background),

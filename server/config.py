@@ -65,6 +65,23 @@ class ServerConfig:
     records_keep_days: int = Field(30, ge=0, description="days a record is kept on disk (0: forever)")
     """Older records are deleted from ``records_dir`` at start and once a day, so that the disk does
     not fill up with games nobody will fetch again."""
+    database_url: str = Field(
+        "", description="database URL of profiles, ratings and records (empty: records_dir/cardavia.db)"
+    )
+    """Where what lasts is kept (profiles, ratings, finished matches): empty for the embedded SQLite
+    file ``cardavia.db`` in ``records_dir``; ``sqlite:///abs/path.db`` or ``sqlite:relative.db``
+    for another file; ``postgresql://user:password@host:port/db`` (or ``postgres://``) for the
+    PostgreSQL a cluster's nodes share. A malformed URL is refused at start (exit code 2), and so
+    is a database that cannot be reached then."""
+    transfer_code_seconds: float = Field(
+        600.0, gt=0, le=86_400, description="how long a profile's transfer code stays valid"
+    )
+    transfer_codes_per_minute: int = Field(
+        10, ge=0, description="transfer codes one address may try a minute (0: no limit)"
+    )
+    """Transfer codes (``redeem_transfer_code``) one address may try a minute, in bursts of as
+    many; past that, codes are refused as ``rate_limited``. A code is 50 bits and lives ten
+    minutes, so at this pace guessing one is hopeless. 0: no limit."""
     redis_url: str = Field("", description="Redis URL of the lobby (empty: the embedded in-memory lobby)")
     """Empty: the embedded in-memory lobby. ``redis://`` or ``rediss://`` (TLS), password in the URL:
     one Redis; ``redis+cluster://HOST:PORT`` or ``rediss+cluster://``: a Redis Cluster, by any one node."""
@@ -201,6 +218,28 @@ class ServerConfig:
             )
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _database(cls, value: str) -> str:
+        if not value:
+            return value
+        from cardavia.server.store.base import check_postgres_url, sqlite_path  # the archive's own reading
+
+        scheme = value.partition(":")[0].lower()
+        shown = masked_url(value)
+        if scheme not in ("sqlite", "postgresql", "postgres") or ":" not in value:
+            raise ValueError(f"must be empty or a sqlite: or postgresql:// URL, not {shown!r}")
+        if scheme != "sqlite" and not value.partition(":")[2].startswith("//"):
+            raise ValueError(f"a PostgreSQL URL is postgresql://user@host:port/db, not {shown!r}")
+        try:
+            if scheme == "sqlite":
+                sqlite_path(value)
+            else:
+                check_postgres_url(value)
+        except ValueError as exc:
+            raise ValueError(f"{str(exc).replace(value, shown)}") from None
+        return value
+
     @field_validator("redis_prefix")
     @classmethod
     def _prefix(cls, value: str) -> str:
@@ -238,6 +277,23 @@ class ServerConfig:
 
     def records_path(self) -> Path:
         return Path(self.records_dir)
+
+    def archive_url(self) -> str:
+        """The database URL the node opens: ``database_url``, or the embedded SQLite file
+        ``cardavia.db`` in ``records_dir`` when it is empty."""
+        if self.database_url:
+            return self.database_url
+        return "sqlite:///" + str((self.records_path() / "cardavia.db").resolve()).lstrip("/")
+
+
+def masked_url(url: str) -> str:
+    """A database URL as it may be shown in an error or a log: any password replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return url
+    credentials, _, host = rest.partition("@")
+    user, has_password, _ = credentials.partition(":")
+    return f"{scheme}://{user}{':***' if has_password else ''}@{host}"
 
 
 def settings() -> dict[str, FieldInfo]:

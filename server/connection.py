@@ -28,6 +28,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import encode
 from cardavia.server.config import ServerConfig
 from cardavia.server.limits import UNKNOWN_ADDRESS, TokenBucket
+from cardavia.server.lobby import SessionEntry
 from cardavia.server.room import Room
 from cardavia.server.wire import Wire
 
@@ -60,6 +61,9 @@ class Connection:
         self.token_hash = ""
         self.name = ""
         self.lang = "en"
+        self.player: m.PlayerInfo | None = None
+        """The profile this connection plays as (a hello's player key, or one made or taken over on
+        it); None: anonymous. Set through ``SessionKeeper.set_player``, which indexes it."""
         self.room: Room | None = None
         self.seat: int | None = None
         self.created: set[str] = set()
@@ -80,6 +84,12 @@ class Connection:
         self._gone: Callable[[], None] | None = None
         self._handshaking = False
         self._close_after_handshake: tuple[int, str] | None = None
+
+    def session_entry(self, room: str | None = None, seat: int | None = None) -> SessionEntry:
+        """The lobby's entry for this connection's session, in ``room`` and ``seat`` (None: none),
+        with its current token and profile, so a resume finds both."""
+        player = self.player.id if self.player is not None else None
+        return SessionEntry(self.session, self.name, self.token_hash, room, seat, player)
 
     def received(self, data: bytes | str) -> None:
         """A message from the client: handled after those before it (see the module's docstring)."""

@@ -99,8 +99,10 @@ class FrontDoor:
         """Every HTTP request: ``/healthz``, ``/readyz``, ``/metrics``, the rules, the catalogues, the page;
         None accepts a WebSocket handshake (on any path)."""
         path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            return wire.respond(HTTPStatus.OK, "ok\n")
+        if path == "/healthz":  # liveness: 200 while the node plays on, saying what it is without
+            if self._shared.storage_reachable:
+                return wire.respond(HTTPStatus.OK, "ok\n")
+            return wire.respond(HTTPStatus.OK, "degraded: storage_unavailable\n")
         if path == "/readyz":  # not /healthz, a liveness probe: games go on in memory meanwhile
             if self._shared.lobby_reachable:
                 return wire.respond(HTTPStatus.OK, "ready\n")

@@ -26,7 +26,8 @@ from cardavia.games.traditions import catalogue as deck_catalogue
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import Connection
-from cardavia.server.lobby import RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.profiles import ProfileHandlers
 from cardavia.server.records import RecordStore
 from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
@@ -79,8 +80,10 @@ class RequestHandlers:
         sessions: SessionKeeper,
         rooms: RoomKeeper,
         replies: ErrorReplies,
+        profiles: ProfileHandlers,
     ) -> None:
         self._shared = shared
+        self._profiles = profiles
         self._records = records
         self._sessions = sessions
         self._keeper = rooms
@@ -103,6 +106,13 @@ class RequestHandlers:
                 _route(m.Chat, self._on_chat),
                 _route(m.GetRules, self._on_get_rules),
                 _route(m.GetRecord, self._on_get_record),
+                _route(m.CreateProfile, profiles.create_profile),
+                _route(m.RenameProfile, profiles.rename_profile),
+                _route(m.NewTransferCode, profiles.new_transfer_code),
+                _route(m.RedeemTransferCode, profiles.redeem_transfer_code),
+                _route(m.DeleteProfile, profiles.delete_profile),
+                _route(m.GetLeaderboard, profiles.get_leaderboard),
+                _route(m.GetHistory, profiles.get_history),
             )
         )
         """Each request type's handler: every client request but ``hello`` (the handshake's).
@@ -148,9 +158,7 @@ class RequestHandlers:
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
         room.hold(seat, conn.session, conn.name)  # a resume meanwhile finds the seat its own
-        await self._shared.lobby.save_session(
-            SessionEntry(conn.session, conn.name, conn.token_hash, room.id, seat)
-        )
+        await self._shared.lobby.save_session(conn.session_entry(room.id, seat))
         if conn.closing or not self._sessions.current(conn):
             return  # a newer connection of the session took the seat meanwhile
         conn.room, conn.seat = room, seat
@@ -259,8 +267,16 @@ class RequestHandlers:
             await self._start(room)
 
     async def _on_quick_match(self, conn: Connection, msg: m.QuickMatch) -> None:
+        rated = conn.player is not None if msg.rated is None else msg.rated
+        rating = None
+        if rated:
+            if conn.player is None:
+                raise ProtocolError("profile_required", "a rated quick match needs a profile")
+            rating = await self._profiles.rating_of(conn.player.id, msg.game)
         await self._leave(conn)  # first out of the room it is in: never two seats of one session
-        found = await self._shared.lobby.quick_match(msg.game, conn.session, conn.name)
+        found = await self._shared.lobby.quick_match(
+            msg.game, conn.session, conn.name, rated=rated, rating=rating
+        )
         if found is not None and found[0] not in self._rooms:
             entry = await self._shared.lobby.get_room(found[0])
             if entry is not None and entry.node != self._shared.config.node_id:
@@ -283,6 +299,8 @@ class RequestHandlers:
             humans=humans,
             bot_level=default_level(msg.game),
             turn_seconds=None,
+            rated=rated,
+            rating=rating,
         )
         room.entry.owner = None  # nobody owns a quick-match room: it starts when full
         await self._claim(conn, room)
@@ -347,7 +365,7 @@ class RequestHandlers:
         room.unwatch(conn)
         conn.room, conn.seat = None, None
         # the session holds no seat any more: a resume must not lead back into this room
-        await self._shared.lobby.save_session(SessionEntry(conn.session, conn.name, conn.token_hash))
+        await self._shared.lobby.save_session(conn.session_entry())
         if room.finished and room.rematch_asked and not room.rematch_waiting():
             await self._rematch(room)  # those who stay had all asked; the leaver's stand-in plays on
         self._keeper.close_if_abandoned(room)

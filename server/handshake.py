@@ -8,6 +8,12 @@ session sits down again in its room if this node runs it; if another node
 does, the player is redirected there, and told to retry shortly while that
 node is gone and its rooms are being adopted. A newer connection of a session
 replaces the older one, which is told so and closed.
+
+A hello may also carry a player key, the secret of a profile (``profiles.py``):
+the welcome then names the profile, and the session remembers it, so a resume
+without the key keeps it. A key that names no profile, or one that cannot be
+checked now, never refuses the hello: the player starts anonymous and is told
+why (``welcome.player_error``).
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Connection
 from cardavia.server.lobby import SessionEntry
+from cardavia.server.profiles import is_player_key, key_hash, player_info
 from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper, token_hash
+from cardavia.server.store import StorageUnavailable
 
 log = logging.getLogger("cardavia.server")
 
@@ -80,12 +88,15 @@ class Handshake:
                 conn.close(CLOSE_TRY_LATER, "too many new sessions from your address")
                 return
             session = SessionEntry("s-" + secrets.token_hex(12), msg.name, "")
+        player, player_error = await self._player(msg.player, session.player if msg.resume else None)
         token = secrets.token_urlsafe(24)
         session.token_hash = token_hash(token)
         session.name = msg.name
+        session.player = player.id if player is not None else None
         await self._shared.lobby.save_session(session)
         conn.session = session.session
         conn.token_hash = session.token_hash
+        self._sessions.set_player(conn, player)
         old = self._sessions.attach(conn, session.session)
         room = self._rooms.get(session.room or "")
         if room is not None and not room.holds(session.seat, session.session):
@@ -97,13 +108,17 @@ class Handshake:
                 resume=token,
                 server=f"cardavia/{__version__}",
                 room=room.id if room else None,
+                player=player,
+                player_error=player_error,
             )
         )
-        log.info(
-            "event=hello session=%s resumed=%s room=%s",
+        log.info(  # never the key: a log line must not let its reader sign in as anyone
+            "event=hello session=%s resumed=%s room=%s player=%s player_error=%s",
             session.session,
             bool(msg.resume),
             room.id if room else "-",
+            player.id if player else "-",
+            player_error or "-",
         )
         if old is not None and old is not conn:
             old.room = None
@@ -114,6 +129,34 @@ class Handshake:
             room.sit(session.seat, conn, msg.name, last_seq=msg.last_seq)
         elif session.room and session.room not in self._rooms:
             await self._send_home(conn, msg.id, session)
+
+    async def _player(self, key: str | None, held: str | None) -> tuple[m.PlayerInfo | None, str | None]:
+        """The profile a hello signs in as, and why not when it does not: the profile of the
+        player ``key`` (only its hash is looked up), else the one the resumed session ``held``.
+
+        A key not of the form the server gives out is not looked up at all
+        (``malformed_player_key``); an unknown one (never given, or its profile deleted) is
+        ``unknown_player``; a database that does not answer, ``storage_unavailable``. In each
+        case the session goes on anonymous and nothing else changes. A resumed session whose
+        profile was deleted meanwhile (on another device) simply goes on without it."""
+        if key is None and held is None:
+            return None, None
+        if key is not None and not is_player_key(key):
+            return None, "malformed_player_key"
+        archive = self._shared.archive
+        try:
+            if key is not None:
+                found = await archive.player_by_key(key_hash(key))
+            else:
+                found = await archive.player(held or "")
+        except StorageUnavailable:
+            self._shared.storage_failed()
+            return None, "storage_unavailable"
+        if found is None:
+            return None, "unknown_player" if key is not None else None
+        if key is not None:
+            self._shared.metrics.profiles.labels("signed_in").inc()
+        return player_info(found), None
 
     async def _send_home(self, conn: Connection, rid: int, session: SessionEntry) -> None:
         """A resumed player whose room this node does not run: redirected to the node that does;

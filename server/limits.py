@@ -3,8 +3,9 @@
 One connection is limited by ``TokenBucket``s of its own (messages, chat).
 That does not stop a client that opens many connections, so the node also
 keeps ``AddressLimits``, per client address: how many connections it holds
-open now, how many new sessions it made lately, and how many room codes it
-asked for in vain (guessing a private room's code). Every table is bounded:
+open now, how many new sessions it made lately, how many room codes it
+asked for in vain (guessing a private room's code), and how many profile
+transfer codes it tried. Every table is bounded:
 an address leaves the connection table with its last connection, and a
 bucket that has refilled is worth nothing and is swept away.
 
@@ -145,13 +146,22 @@ def _trusted(address: IPAddress, networks: tuple[Network, ...]) -> bool:
 class AddressLimits:
     """What each client address may do at once and per minute (0 turns a limit off)."""
 
-    def __init__(self, *, max_connections: int, sessions_per_minute: int, lookups_per_minute: int) -> None:
+    def __init__(
+        self,
+        *,
+        max_connections: int,
+        sessions_per_minute: int,
+        lookups_per_minute: int,
+        codes_per_minute: int = 0,
+    ) -> None:
         self.max_connections = max_connections
         self.sessions_per_minute = sessions_per_minute
         self.lookups_per_minute = lookups_per_minute
+        self.codes_per_minute = codes_per_minute
         self._open: dict[str, int] = {}
         self._sessions: dict[str, TokenBucket] = {}
         self._lookups: dict[str, TokenBucket] = {}
+        self._codes: dict[str, TokenBucket] = {}
 
     def connect(self, address: str) -> bool:
         """Count a new connection from ``address``; False (and not counted) over the limit."""
@@ -183,6 +193,11 @@ class AddressLimits:
         bucket = self._lookups.get(address)
         return bucket is None or bucket.ready()
 
+    def code_attempt(self, address: str) -> bool:
+        """A transfer code tried (``redeem_transfer_code``), right or wrong; False once the address
+        has tried too many: every try counts, so a right guess among many is no way around it."""
+        return self._take(self._codes, address, self.codes_per_minute)
+
     @staticmethod
     def _take(buckets: dict[str, TokenBucket], address: str, per_minute: int) -> bool:
         if not per_minute:
@@ -194,7 +209,7 @@ class AddressLimits:
 
     def sweep(self) -> None:
         """Forget buckets that have refilled: they would allow exactly what a new one allows."""
-        for buckets in (self._sessions, self._lookups):
+        for buckets in (self._sessions, self._lookups, self._codes):
             for address in [a for a, b in buckets.items() if b.full()]:
                 del buckets[address]
 
@@ -205,4 +220,5 @@ class AddressLimits:
             "address_connections": len(self._open),
             "address_session_buckets": len(self._sessions),
             "address_lookup_buckets": len(self._lookups),
+            "address_code_buckets": len(self._codes),
         }

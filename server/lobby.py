@@ -127,6 +127,30 @@ class Heartbeat:
         return self.age < MISSED_BEATS * heartbeat_seconds
 
 
+DEFAULT_RATING: Final = 1500.0
+"""The rating of a player who has played no rated match of a game (Glicko's starting point)."""
+RATING_WINDOW: Final = 150.0
+"""How far apart two ratings may be for a rated quick match to pair them at once."""
+RATING_WINDOW_GROWTH: Final = 50.0
+"""How much the window of a waiting rated room widens per second it has waited: nobody waits for
+ever for a perfect opponent (after ten seconds a room takes anyone within 650 points)."""
+UNRATED_DISTANCE: Final = 1e9
+"""The distance of a rated room that carries no rating (a public rated room made by
+``create_room``): it takes any rated player, after every room with a rating in the window."""
+
+
+def pairing_distance(room_rating: float | None, rating: float, waited: float) -> float | None:
+    """How far a rated room is from a player's ``rating``, or None when the room's window (which
+    has widened for the ``waited`` seconds the room has been open) does not reach it. The rule of
+    both lobbies (``lua/quick_match.lua`` is the Redis twin)."""
+    if room_rating is None:
+        return UNRATED_DISTANCE
+    distance = abs(room_rating - rating)
+    if distance > RATING_WINDOW + RATING_WINDOW_GROWTH * max(0.0, waited):
+        return None
+    return distance
+
+
 @dataclass(slots=True)
 class SessionEntry:
     session: str
@@ -159,8 +183,12 @@ class LobbyStore(ABC):
         """Atomically take a free human seat; ``ProtocolError`` when there is none."""
 
     @abstractmethod
-    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
-        """Atomically take a seat in the oldest open public room of ``game``, if any."""
+    async def quick_match(
+        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+    ) -> tuple[str, int] | None:
+        """Atomically take a seat in an open public room of ``game``, if any: for a casual request
+        the oldest casual room; for a rated one the rated room nearest ``rating`` (None: the
+        default rating) within its window (``pairing_distance``)."""
 
     @abstractmethod
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None: ...
@@ -267,6 +295,8 @@ class MemoryLobby(LobbyStore):
         """Where the lobby reads the time of expiries and heartbeats (a test passes a clock it steps)."""
         self._rooms: dict[str, RoomEntry] = {}
         self._codes: dict[str, str] = {}
+        self._opened: dict[str, float] = {}
+        """When each room was made (of ``_clock``): how long a rated room has waited widens its window."""
         self._sessions: dict[str, SessionEntry] = {}
         self._tokens: dict[str, str] = {}
         self._nodes: dict[str, tuple[str, float, float]] = {}
@@ -285,6 +315,7 @@ class MemoryLobby(LobbyStore):
             raise ValueError("room id or code already taken")
         self._rooms[entry.room] = entry.copy()
         self._codes[entry.code] = entry.room
+        self._opened[entry.room] = self._clock()
 
     async def get_room(self, room: str) -> RoomEntry | None:
         entry = self._rooms.get(room)
@@ -314,13 +345,32 @@ class MemoryLobby(LobbyStore):
             raise claim_refused("room_full", room)
         return seat
 
-    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
-        for entry in self._rooms.values():
-            if entry.public and entry.state == "waiting" and entry.game == game:
-                seat = entry.take_seat(session, name)
-                if seat is not None:
-                    return entry.room, seat
-        return None
+    async def quick_match(
+        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+    ) -> tuple[str, int] | None:
+        now = self._clock()
+        wanted = DEFAULT_RATING if rating is None else rating
+        best: RoomEntry | None = None
+        nearest = 0.0
+        for entry in self._rooms.values():  # oldest first
+            if not (
+                entry.public
+                and entry.state == "waiting"
+                and entry.game == game
+                and entry.rated == rated
+                and entry.human_seats_free()
+            ):
+                continue
+            if not rated:
+                best = entry
+                break
+            distance = pairing_distance(entry.rating, wanted, now - self._opened.get(entry.room, now))
+            if distance is not None and (best is None or distance < nearest):
+                best, nearest = entry, distance
+        if best is None:
+            return None
+        seat = best.take_seat(session, name)
+        return None if seat is None else (best.room, seat)
 
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:
         if room in self._rooms:
@@ -332,6 +382,7 @@ class MemoryLobby(LobbyStore):
 
     async def delete_room(self, room: str) -> None:
         entry = self._rooms.pop(room, None)
+        self._opened.pop(room, None)
         if entry:
             self._codes.pop(entry.code, None)
         self._matches.pop(room, None)
@@ -454,6 +505,7 @@ class MemoryLobby(LobbyStore):
         return {
             "lobby_rooms": len(self._rooms),
             "lobby_codes": len(self._codes),
+            "lobby_room_times": len(self._opened),
             "lobby_sessions": len(self._sessions),
             "lobby_tokens": len(self._tokens),
             "lobby_session_deadlines": len(self._deadlines),

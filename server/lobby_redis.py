@@ -97,6 +97,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from cardavia.games.registry import GAMES
 from cardavia.server.config import CLUSTER_SCHEMES
 from cardavia.server.lobby import (
+    DEFAULT_RATING,
+    RATING_WINDOW,
+    RATING_WINDOW_GROWTH,
     Heartbeat,
     LobbyStore,
     LobbyUnavailable,
@@ -176,6 +179,10 @@ move at most this long until its master drops it)."""
 
 Group = list[tuple[str, int, str, asyncio.Future[None]]]
 """Journal writes committed together: (action list's key, index, action as JSON, its waiter)."""
+
+RATED_ATTEMPTS: Final = 3
+"""Rounds of a rated quick match: each reads every shard's nearest room and tries them nearest
+first; only rooms taken by others meanwhile make another round necessary."""
 
 OPEN_SHARDS: Final = 16
 """How many shards a game's open rooms are split over (see the module's docstring): each a hash
@@ -342,14 +349,57 @@ class RedisLobby(LobbyStore):
             raise claim_refused(result, room)
         return int(result)
 
-    async def quick_match(self, game: str, session: str, name: str) -> tuple[str, int] | None:
-        shards = dict.fromkeys(shard for _, _, shard in await self._oldest([game], 1))  # oldest first
-        for shard in shards:
-            doc_prefix = self._key("room", f"{{s{shard}}}", "")
-            result = await self._quick(keys=[self.open_key(shard, game)], args=[doc_prefix, session, name])
-            if result:
-                return str(result[0]), int(result[1])
+    async def quick_match(
+        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+    ) -> tuple[str, int] | None:
+        shards = list(dict.fromkeys(shard for _, _, shard in await self._oldest([game], 1)))  # oldest first
+        if not rated:
+            for shard in shards:
+                result = await self._quick_in(shard, game, session, name, rated=False, rating=None, mode="")
+                if result:
+                    return str(result[0]), int(result[1])
+            return None
+        # rated: the nearest room of every shard, then a seat in the nearest of those; a room
+        # taken meanwhile by someone else is passed over and the next nearest tried
+        for _ in range(RATED_ATTEMPTS):
+            peeks = await asyncio.gather(  # every shard at once: one round trip, not sixteen
+                *(
+                    self._quick_in(shard, game, session, name, rated=True, rating=rating, mode="peek")
+                    for shard in shards
+                )
+            )
+            nearest = [
+                (float(peeked[1]), order, shard, str(peeked[0]))
+                for order, (shard, peeked) in enumerate(zip(shards, peeks, strict=True))
+                if peeked
+            ]
+            if not nearest:
+                return None
+            for _, _, shard, room in sorted(nearest):
+                result = await self._quick_in(
+                    shard, game, session, name, rated=True, rating=rating, mode=room
+                )
+                if result:
+                    return str(result[0]), int(result[1])
         return None
+
+    async def _quick_in(
+        self, shard: int, game: str, session: str, name: str, *, rated: bool, rating: float | None, mode: str
+    ) -> list[Any] | None:
+        """``quick_match.lua`` on one shard of ``game``'s open rooms (its ARGV explains ``mode``)."""
+        doc_prefix = self._key("room", f"{{s{shard}}}", "")
+        args = [
+            doc_prefix,
+            session,
+            name,
+            "1" if rated else "0",
+            repr(float(DEFAULT_RATING if rating is None else rating)),
+            repr(RATING_WINDOW),
+            repr(RATING_WINDOW_GROWTH),
+            mode,
+        ]
+        result = await self._quick(keys=[self.open_key(shard, game)], args=args)
+        return list(result) if result else None
 
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:
         await self._apply(room, str(seat), dataclasses.asdict(entry), 0)

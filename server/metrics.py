@@ -64,6 +64,18 @@ class Metrics:
             ["limit"],
             registry=self.registry,
         )
+        self.storage_up = Gauge(
+            "cardavia_storage_up",
+            "1 while the archive's database (profiles, ratings, records) answers, 0 while it is away",
+            registry=self.registry,
+        )
+        self.storage_up.set(1)
+        self.profiles = Counter(
+            "cardavia_profile_events_total",
+            "Profile events: created, signed_in, renamed, code_issued, code_redeemed, deleted",
+            ["event"],
+            registry=self.registry,
+        )
         self.errors = Counter(
             "cardavia_errors_total", "Errors sent to clients", ["code"], registry=self.registry
         )

@@ -56,7 +56,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from cardavia.server.lobby import Heartbeat, LobbyUnavailable, SessionEntry
+from cardavia.server.lobby import Heartbeat, LobbyUnavailable
 from cardavia.server.rooms import RoomKeeper
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
@@ -198,9 +198,7 @@ class NodeKeeper:
         for conn in list(self._sessions.connections):
             if conn.session:
                 seat_room = conn.room.id if conn.room is not None else None
-                await lobby.save_session(
-                    SessionEntry(conn.session, conn.name, conn.token_hash, seat_room, conn.seat)
-                )
+                await lobby.save_session(conn.session_entry(seat_room, conn.seat))
 
     async def _adopt_orphans(self, alive: dict[str, str]) -> None:
         """Rebuild here the rooms of nodes whose heartbeat stopped (those not ``alive``); a lease

@@ -22,7 +22,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client
 from cardavia.protocol.errors import ProtocolError
 from cardavia.server.connection import CLOSE_POLICY, Connection
-from cardavia.server.services import NodeServices
+from cardavia.server.services import STORAGE_RETRY_SECONDS, NodeServices
 
 log = logging.getLogger("cardavia.server")
 
@@ -102,7 +102,11 @@ class RequestLoop:
             code = exc.reason if exc.reason in ("not_your_turn", "game_over") else "illegal_action"
             self._replies.send(conn, rid, code, exc.message, exc.reason)
         except CardaviaError as exc:
-            self._replies.send(conn, rid, exc.code, exc.message)
+            retry_after = None
+            if exc.code == "storage_unavailable":  # the archive's database is away: ask again later
+                self._shared.storage_failed()
+                retry_after = STORAGE_RETRY_SECONDS
+            self._replies.send(conn, rid, exc.code, exc.message, retry_after=retry_after)
             if exc.code == "unknown_room":  # a guessed code or id: counted per address as well
                 self._shared.limits.failed_lookup(conn.address)
             if exc.code in ABUSE_CODES:

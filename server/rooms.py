@@ -74,6 +74,8 @@ class RoomKeeper:
         bot_level: str,
         turn_seconds: float | None,
         fill_after: float | None = None,
+        rated: bool = False,
+        rating: float | None = None,
     ) -> Room:
         """A room on this node, created by ``conn`` and listed in the lobby; refuses what it may not ask."""
         if conn.room is not None and conn.seat is not None and not conn.room.finished:
@@ -109,6 +111,8 @@ class RoomKeeper:
             node=self._shared.config.node_id,
             turn_seconds=self._turn_seconds(turn_seconds, public),
             fill_after=fill_after,
+            rated=rated,
+            rating=rating,
         )
         room = self.make_room(entry)
         await self._shared.lobby.create_room(entry)

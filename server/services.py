@@ -1,5 +1,5 @@
-"""What nearly every part of a node shares: its settings, the lobby, the per-address limits, the
-metrics and the node's background tasks, handed to each part as one value.
+"""What nearly every part of a node shares: its settings, the lobby, the archive, the per-address
+limits, the metrics and the node's background tasks, handed to each part as one value.
 
 The parts of a node (the session table, the room keeper, the handshake, the
 read loop, the request handlers, the front door, the node keeper) are given
@@ -14,6 +14,7 @@ to a running node (``CardaviaServer.config``) reach every part alike.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
@@ -23,6 +24,14 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.limits import AddressLimits
 from cardavia.server.lobby import LobbyStore, MemoryLobby
 from cardavia.server.metrics import Metrics
+from cardavia.server.store import Archive, StorageUnavailable, open_archive
+
+log = logging.getLogger("cardavia.server")
+
+STORAGE_PING_SECONDS: Final = 2.0
+"""How often a node pings the archive's database (a trivial query) to know whether it answers."""
+STORAGE_RETRY_SECONDS: Final = 5.0
+"""The ``retry_after`` of a ``storage_unavailable`` refusal: a few pings' time."""
 
 
 def make_lobby(config: ServerConfig) -> LobbyStore:
@@ -35,6 +44,12 @@ def make_lobby(config: ServerConfig) -> LobbyStore:
             config.redis_url, prefix=config.redis_prefix, replicas_wait=config.redis_replicas_wait
         )
     return MemoryLobby()
+
+
+def make_archive(config: ServerConfig) -> Archive:
+    """The archive the settings name (not yet opened): ``database_url``, or the embedded SQLite
+    file in ``records_dir``. ``ValueError`` (one line) for a URL no backend reads."""
+    return open_archive(config.archive_url())
 
 
 class Background:
@@ -62,15 +77,49 @@ class Background:
 
 @dataclass(slots=True)
 class NodeServices:
-    """The node's settings, lobby, limits, metrics and background tasks."""
+    """The node's settings, lobby, archive, limits, metrics and background tasks."""
 
     config: ServerConfig
     lobby: LobbyStore
     limits: AddressLimits
     metrics: Metrics
     background: Background
+    archive: Archive
+    """Profiles, ratings and finished matches (``server/store/``), shared by every node of a cluster."""
     lobby_reachable: bool = True
     """Whether the node's last heartbeat reached the lobby: ``/readyz`` answers from it."""
+    storage_reachable: bool = True
+    """Whether the archive's database answered the node's last call or ping: ``/healthz`` says
+    ``degraded`` while it does not (play goes on; profile requests are refused meanwhile)."""
+
+    def storage_failed(self) -> None:
+        """A call to the archive raised ``StorageUnavailable``: the database is away until a ping
+        or a later call says otherwise."""
+        if self.storage_reachable:
+            log.warning("event=storage_unavailable")
+        self.storage_reachable = False
+        self.metrics.storage_up.set(0)
+
+    def storage_answered(self) -> None:
+        """A call to the archive succeeded (or a ping was answered): the database is back."""
+        if not self.storage_reachable:
+            log.info("event=storage_available")
+        self.storage_reachable = True
+        self.metrics.storage_up.set(1)
+
+    async def watch_storage(self, seconds: float = STORAGE_PING_SECONDS) -> None:
+        """Ping the archive every ``seconds`` for as long as the node runs, so ``/healthz`` and
+        ``storage_reachable`` follow the database even while nobody asks it anything."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                answered = await self.archive.ping()
+            except StorageUnavailable:  # ping says False; a backend that raises all the same
+                answered = False
+            if answered:
+                self.storage_answered()
+            else:
+                self.storage_failed()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in the background for as long as the node runs."""

@@ -21,6 +21,7 @@ import hashlib
 import logging
 import time
 
+from cardavia.protocol import messages as m
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_RESTART, Connection
 from cardavia.server.lobby import LobbyUnavailable
 from cardavia.server.services import NodeServices
@@ -42,6 +43,33 @@ class SessionKeeper:
         """Every open WebSocket connection of this node, with or without a session."""
         self.live: dict[str, Connection] = {}
         """Each session that has a connection here: its current one."""
+        self._players: dict[str, set[Connection]] = {}
+        """Each profile that has a connection here: those connections (one per device or tab)."""
+
+    def set_player(self, conn: Connection, player: m.PlayerInfo | None) -> None:
+        """``conn`` plays as ``player`` from now on (None: anonymous), and is found by its id."""
+        self._unindex(conn)
+        conn.player = player
+        if player is not None and conn in self.connections:
+            self._players.setdefault(player.id, set()).add(conn)
+
+    def of_player(self, player: str) -> list[Connection]:
+        """This node's open connections playing as profile ``player`` (to push it what concerns
+        the profile: a rating change, a deletion on another device)."""
+        return list(self._players.get(player, ()))
+
+    @property
+    def players(self) -> int:
+        """Profiles with a connection here (the size of the index ``of_player`` reads)."""
+        return len(self._players)
+
+    def _unindex(self, conn: Connection) -> None:
+        if conn.player is not None:
+            held = self._players.get(conn.player.id)
+            if held is not None:
+                held.discard(conn)
+                if not held:
+                    del self._players[conn.player.id]
 
     def current(self, conn: Connection) -> bool:
         """Whether ``conn`` still speaks for its session (no newer connection replaced it)."""
@@ -65,6 +93,7 @@ class SessionKeeper:
         """A connection's socket is closed and its last message handled: forget it, its address's
         count and, if it was still its session's, the session's connection."""
         self.connections.discard(conn)
+        self._unindex(conn)
         self._shared.limits.disconnect(conn.address)
         log.info(
             "event=disconnected session=%s room=%s", conn.session or "-", conn.room.id if conn.room else "-"

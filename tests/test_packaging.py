@@ -195,6 +195,7 @@ def test_the_wheel_builds_without_setuptools_warnings_and_ships_the_page_and_the
     assert {f"cardavia/server/lua/{name}" for name in scripts} <= names
     assert {"cardavia/py.typed", "cardavia/cli.py", "cardavia/server/app.py"} <= names
     assert "cardavia/games/data/traditions.json" in names
+    assert "cardavia/bots/data/ratings.json" in names  # the bots' fixed ratings
     assert not [n for n in names if n.startswith(("tests/", "cardavia/tests/", "clients/"))]
 
     # what mypy and import-linter are given (scripts/package_tree.py) is the package as shipped:

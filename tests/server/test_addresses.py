@@ -84,7 +84,8 @@ def test_session_and_lookup_budgets_are_per_address_and_swept_once_refilled(
 ) -> None:
     clock = _Clock()
     monkeypatch.setattr(limits_module, "time", clock)
-    limits = AddressLimits(max_connections=0, sessions_per_minute=2, lookups_per_minute=3)
+    limits = AddressLimits(max_connections=0, sessions_per_minute=2, lookups_per_minute=3, codes_per_minute=2)
+    assert [limits.code_attempt("c") for _ in range(3)] == [True, True, False]
     assert limits.new_session("a")
     assert limits.new_session("a")
     assert not limits.new_session("a")
@@ -97,10 +98,12 @@ def test_session_and_lookup_budgets_are_per_address_and_swept_once_refilled(
         "address_connections": 0,
         "address_session_buckets": 2,
         "address_lookup_buckets": 1,
+        "address_code_buckets": 1,
     }
     clock.now += 60  # every budget full again: as good as never used, so forgotten
     assert limits.sizes() == {
         "address_connections": 0,
         "address_session_buckets": 0,
         "address_lookup_buckets": 0,
+        "address_code_buckets": 0,
     }

@@ -113,6 +113,23 @@ def test_every_setting_has_help_and_an_option(capsys: pytest.CaptureFixture[str]
             ["--redis-url", "rediss+cluster:///"],
             "cardavia serve: --redis-url: a Redis Cluster is named by HOST:PORT of one node",
         ),
+        (
+            ["--database-url", "mysql://db.example/cardavia"],
+            "cardavia serve: --database-url: must be empty or a sqlite: or postgresql:// URL, not 'mysql:",
+        ),
+        (
+            ["--database-url", "sqlite://host/cardavia.db"],
+            "cardavia serve: --database-url: the SQLite URL 'sqlite://host/cardavia.db' names a host",
+        ),
+        (
+            ["--database-url", "postgresql://anna:secret@db.example:port/cardavia"],
+            "cardavia serve: --database-url: the PostgreSQL URL is malformed",
+        ),
+        (
+            ["--database-url", "postgresql:cardavia"],
+            "cardavia serve: --database-url: a PostgreSQL URL is postgresql://user@host:port/db, not "
+            "'postgresql:cardavia'",
+        ),
     ],
 )
 def test_a_bad_option_is_one_line_and_exit_code_2(
@@ -134,6 +151,39 @@ def test_a_redis_cluster_that_does_not_answer_at_start_is_one_line_and_exit_code
     assert err.startswith("cardavia serve: --redis-url: the Redis Cluster cannot serve the lobby: ")
     assert "connecting to 127.0.0.1" in err
     assert err.count("\n") == 1
+
+
+def test_a_database_url_error_never_shows_its_password(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--database-url", "mysql://anna:secret@db.example/cardavia"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "cardavia serve: --database-url: must be empty or a sqlite: or postgresql:// URL, "
+        "not 'mysql://anna:***@db.example/cardavia'\n"
+    )
+
+
+def test_a_database_that_cannot_be_opened_at_start_is_one_line_and_exit_code_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A node without its database would lose every profile request and match end: ``serve``
+    stops before it listens, as it does for a lobby it cannot reach."""
+    monkeypatch.setattr(cli, "configure_logging", lambda level: None)
+    monkeypatch.setenv("CARDAVIA_BOT_WORKERS", "0")
+    missing = tmp_path / "no such folder" / "cardavia.db"
+    argv = ["serve", "--port", "0", "--records-dir", str(tmp_path), "--database-url", f"sqlite://{missing}"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardavia serve: --database-url: the database cannot be opened: ")
+    assert err.count("\n") == 1
+    monkeypatch.setenv("CARDAVIA_DATABASE_URL", f"sqlite://{missing}")
+    assert cli.main(["serve", "--port", "0", "--records-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("cardavia serve: CARDAVIA_DATABASE_URL: the database cannot")
+
+
+def test_the_embedded_database_is_a_file_in_the_records_folder(tmp_path: Path) -> None:
+    config = ServerConfig(records_dir=str(tmp_path / "data"))
+    assert config.archive_url() == f"sqlite://{(tmp_path / 'data' / 'cardavia.db').resolve()}"
+    assert ServerConfig(database_url="sqlite:other.db").archive_url() == "sqlite:other.db"
 
 
 def test_a_prefix_with_a_hash_tag_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

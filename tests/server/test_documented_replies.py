@@ -45,6 +45,13 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "chat": (m.ChatMessage, False),
     "get_rules": (m.Rules, True),
     "get_record": (m.RecordMessage, True),
+    "create_profile": (m.Profile, True),
+    "rename_profile": (m.Profile, True),
+    "new_transfer_code": (m.TransferCode, True),
+    "redeem_transfer_code": (m.Profile, True),
+    "delete_profile": (m.ProfileDeleted, True),
+    "get_leaderboard": (m.Leaderboard, True),
+    "get_history": (m.History, True),
 }
 
 ANSWER = re.compile(r"^Answer: `(\w+)` \((with the request's `id`|no `id`)\)", re.MULTILINE)
@@ -229,6 +236,51 @@ async def _get_record(url: str) -> tuple[Client, m.Request]:
     return c, c.req.get_record(result.record)
 
 
+async def with_profile(url: str, name: str = "Anna") -> Client:
+    c = await ready(url, name)
+    await c.send(c.req.create_profile(name))
+    await c.expect(m.Profile)
+    return c
+
+
+async def _create_profile(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    return c, c.req.create_profile("Anna")
+
+
+async def _rename_profile(url: str) -> tuple[Client, m.Request]:
+    c = await with_profile(url)
+    return c, c.req.rename_profile("Anna B.")
+
+
+async def _new_transfer_code(url: str) -> tuple[Client, m.Request]:
+    c = await with_profile(url)
+    return c, c.req.new_transfer_code()
+
+
+async def _redeem_transfer_code(url: str) -> tuple[Client, m.Request]:
+    anna = await with_profile(url)
+    await anna.send(anna.req.new_transfer_code())
+    code: m.TransferCode = await anna.expect(m.TransferCode)
+    phone = await ready(url, "Phone")
+    return phone, phone.req.redeem_transfer_code(code.code)
+
+
+async def _delete_profile(url: str) -> tuple[Client, m.Request]:
+    c = await with_profile(url)
+    return c, c.req.delete_profile()
+
+
+async def _get_leaderboard(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    return c, c.req.get_leaderboard("scopa")
+
+
+async def _get_history(url: str) -> tuple[Client, m.Request]:
+    c = await with_profile(url)
+    return c, c.req.get_history()
+
+
 Scenario = Callable[[str], Awaitable[tuple[Client, m.Request]]]
 SCENARIOS: dict[str, Scenario] = {
     "hello": _hello,
@@ -247,6 +299,13 @@ SCENARIOS: dict[str, Scenario] = {
     "chat": _chat,
     "get_rules": _get_rules,
     "get_record": _get_record,
+    "create_profile": _create_profile,
+    "rename_profile": _rename_profile,
+    "new_transfer_code": _new_transfer_code,
+    "redeem_transfer_code": _redeem_transfer_code,
+    "delete_profile": _delete_profile,
+    "get_leaderboard": _get_leaderboard,
+    "get_history": _get_history,
 }
 
 
@@ -365,6 +424,11 @@ async def _fresh(url: str, request: Callable[[Client], m.Request]) -> tuple[Clie
     return c, request(c)
 
 
+async def _signed_in(url: str, request: Callable[[Client], m.Request]) -> tuple[Client, m.Request]:
+    c = await with_profile(url)
+    return c, request(c)
+
+
 ERRORS: list[tuple[str, Scenario, str]] = [
     # (the request the README documents the error under, how to provoke it, the error's code)
     ("hello", _unsupported_version, "unsupported_version"),
@@ -411,6 +475,31 @@ ERRORS: list[tuple[str, Scenario, str]] = [
     ("spectate", lambda u: _fresh(u, lambda c: c.req.spectate(code="ZZZZ2222")), "unknown_room"),
     ("chat", lambda u: _not_in_room(u, lambda c: c.req.chat("hello")), "not_in_room"),
     ("get_record", lambda u: _fresh(u, lambda c: c.req.get_record("r-0000000000000000-1")), "unknown_record"),
+    (
+        "quick_match",
+        lambda u: _fresh(u, lambda c: c.req.quick_match("scopa", rated=True)),
+        "profile_required",
+    ),
+    ("create_profile", lambda u: _signed_in(u, lambda c: c.req.create_profile("Anna")), "profile_exists"),
+    ("rename_profile", lambda u: _fresh(u, lambda c: c.req.rename_profile("Bo")), "profile_required"),
+    ("new_transfer_code", lambda u: _fresh(u, lambda c: c.req.new_transfer_code()), "profile_required"),
+    (
+        "redeem_transfer_code",
+        lambda u: _fresh(u, lambda c: c.req.redeem_transfer_code("23456789AB")),
+        "unknown_code",
+    ),
+    (
+        "redeem_transfer_code",
+        lambda u: _signed_in(u, lambda c: c.req.redeem_transfer_code("23456789AB")),
+        "profile_exists",
+    ),
+    ("delete_profile", lambda u: _fresh(u, lambda c: c.req.delete_profile()), "profile_required"),
+    ("get_history", lambda u: _fresh(u, lambda c: c.req.get_history()), "profile_required"),
+    (
+        "get_history",
+        lambda u: _fresh(u, lambda c: c.req.get_history("p-0000000000000000")),
+        "unknown_player",
+    ),
 ]
 
 
