@@ -51,7 +51,7 @@ class TracedNode(Node):
 
     async def idle(self, timeout: float, expiry: float, baseline: dict[str, float]) -> dict[str, float]:
         gauges = await super().idle(timeout, expiry, baseline)
-        await self.server.records.drain()
+        await self.server.archiver.drain()
         return gauges
 
     async def measure(self, figures: Figures) -> None:
@@ -85,13 +85,14 @@ class TracedNode(Node):
         self._snapshot, self._types, self._tables, self._matches = snapshot, kinds, tables, figures.matches
 
     def tables(self) -> dict[str, int]:
-        """The size of every container the server, its lobby, record store, runner, metrics and node
+        """The size of every container the server, its lobby, match archiver, runner, metrics and node
         keeper hold, of every module-level container and ``lru_cache`` of our code, and the loop's
         timers and tasks: found by walking, so tables added later are covered too."""
         sizes: dict[str, int] = {}
         server = self.server
-        owners = {"server": server, "lobby": server.lobby, "records": server.records, "runner": server.runner,
-                  "metrics": server.metrics, "nodes": server.node_keeper}  # fmt: skip
+        owners = {"server": server, "lobby": server.lobby, "archiver": server.archiver,
+                  "runner": server.runner, "metrics": server.metrics,
+                  "nodes": server.node_keeper}  # fmt: skip
         for name, owner in owners.items():
             for attr, value in _attributes(owner).items():
                 if isinstance(value, dict | list | set | frozenset | collections.deque):

@@ -95,8 +95,11 @@ def pack(data: Any) -> bytes:
     return msgpack.packb(data, use_bin_type=True)
 
 
-def unpack_frame(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -> dict[str, Any]:
-    """The msgpack map in ``frame``, checked for size, syntax, shape and depth."""
+def unpack_frame(
+    frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME, *, max_depth: int | None = MAX_DEPTH
+) -> dict[str, Any]:
+    """The msgpack map in ``frame``, checked for size, syntax, shape and depth (``None``: not
+    checked, for what a server sends: a replay's steps nest deeper than any request may)."""
     if isinstance(frame, str):
         raise ProtocolError("bad_frame", "send binary frames holding msgpack, not text frames")
     if max_size is not None and len(frame) > max_size:
@@ -115,18 +118,18 @@ def unpack_frame(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) ->
         raise ProtocolError("too_deep", "the frame nests too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_frame", f"a frame holds a map, not {type(data).__name__}")
-    if _depth(data) > MAX_DEPTH:
-        raise ProtocolError("too_deep", f"the message nests deeper than {MAX_DEPTH} levels")
+    if max_depth is not None and _depth(data, max_depth) > max_depth:
+        raise ProtocolError("too_deep", f"the message nests deeper than {max_depth} levels")
     return data
 
 
-def _depth(data: Any) -> int:
+def _depth(data: Any, limit: int) -> int:
     deepest = 0
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         item, level = stack.pop()
         deepest = max(deepest, level)
-        if deepest > MAX_DEPTH:
+        if deepest > limit:
             break
         if isinstance(item, dict):
             stack.extend((v, level + 1) for v in item.values())
@@ -165,8 +168,8 @@ def decode_client(frame: bytes | str, max_size: int | None = MAX_CLIENT_FRAME) -
 
 
 def decode_server(frame: bytes) -> ServerMessage:
-    """A validated server message (for clients); no size limit on what servers send."""
-    data = unpack_frame(frame, None)
+    """A validated server message (for clients); no size or depth limit on what servers send."""
+    data = unpack_frame(frame, None, max_depth=None)
     _check_type(data, _SERVER_NAMES)
     return _validate(_SERVER, data)
 

@@ -23,6 +23,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from cardavia import __version__
+from cardavia.server.archiver import MatchArchiver
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
 from cardavia.server.connection import Connection
@@ -35,7 +36,7 @@ from cardavia.server.lobby import LobbyStore
 from cardavia.server.metrics import Metrics
 from cardavia.server.nodes import NodeKeeper
 from cardavia.server.profiles import ProfileHandlers
-from cardavia.server.records import RecordStore
+from cardavia.server.replays import Replays
 from cardavia.server.requests import ErrorReplies, RequestLoop
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
@@ -46,6 +47,9 @@ from cardavia.server.web_assets import WebAssets
 from cardavia.server.wire import Listener
 
 log = logging.getLogger("cardavia.server")
+
+DRAIN_SECONDS = 5.0
+"""How long a node going down waits for its match ends to reach the archive."""
 
 
 class CardaviaServer:
@@ -59,7 +63,7 @@ class CardaviaServer:
         self.archive = archive or make_archive(config)
         self.metrics = Metrics()
         self.runner = BotRunner(config.bot_workers, think_seconds=self.metrics.bot_think)
-        self.records = RecordStore(config.records_path(), keep_days=config.records_keep_days)
+        self.archiver = MatchArchiver(self.archive, keep_days=config.records_keep_days)
         self.limits = AddressLimits(
             max_connections=config.max_connections_per_ip,
             sessions_per_minute=config.sessions_per_minute,
@@ -76,13 +80,21 @@ class CardaviaServer:
         self.web = WebAssets.load(config.web_dir, public_url=config.public_url)
         sessions = self.session_keeper = SessionKeeper(shared)
         rooms = self.room_keeper = RoomKeeper(
-            shared, runner=self.runner, records=self.records, sessions=sessions
+            shared, runner=self.runner, archiver=self.archiver, sessions=sessions
+        )
+        self.archiver.on_ratings = rooms.push_ratings
+        self.replays = Replays(
+            self.archiver,
+            self.runner,
+            concurrent=max(1, config.bot_workers),
+            budget=config.analysis_budget or None,
         )
         replies = ErrorReplies(shared)
         self.profiles = ProfileHandlers(shared, sessions=sessions)
         self.handlers = RequestHandlers(
             shared,
-            records=self.records,
+            archiver=self.archiver,
+            replays=self.replays,
             sessions=sessions,
             rooms=rooms,
             replies=replies,
@@ -151,6 +163,7 @@ class CardaviaServer:
             await self.archive.close()  # no connection left to a loop that is about to end
             raise
         self._port = self._server.port
+        self.archiver.start()  # before any room is reclaimed: a finished one submits its end
         self.spawn(self.node_keeper.heartbeat())
         self.spawn(self.session_keeper.close_idle())
         self.spawn(self.shared.watch_storage())
@@ -201,9 +214,11 @@ class CardaviaServer:
         await server.wait_closed()
         self._background.cancel()
         await self.room_keeper.close_all()  # a move under way is journaled and applied whole
+        # every finished match's end reaches the archive before the process ends, unless its
+        # database is away: those stay in their rooms' journals, which the next node adopts
+        await self.archiver.drain(timeout=DRAIN_SECONDS)
+        await self.archiver.close()
         self.runner.close()
-        await self.records.drain()  # every finished game's record is on disk before the process ends
-        self.records.close()
         await self.archive.close()
 
     def stop(self) -> None:
@@ -237,7 +252,7 @@ class CardaviaServer:
             "spectators": sum(len(r.spectators) for r in rooms),
             "room_tasks": sum(r.task_count() for r in rooms),
             "background_tasks": len(self._background),
-            "records_in_memory": self.records.pending,
+            "records_in_memory": self.archiver.pending,
             **self.limits.sizes(),
             **self.lobby.table_sizes(),
         }

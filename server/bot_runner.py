@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from prometheus_client import Histogram
 
 from cardavia.bots.base import Bot
 from cardavia.games.engine import Action
 from cardavia.server.metrics import Children
+
+T = TypeVar("T")
 
 
 def _choose(bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -51,6 +53,12 @@ class BotRunner:
         if self._think_seconds is not None:  # a worker's time includes its queue: what a room waits
             self._think_seconds(bot.level).observe(time.perf_counter() - started)
         return action
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Pure CPU work that is no bot move (a replay's views, a match's analysis) in the same
+        pool, never on the event loop: ``work`` and ``args`` are picklable (a module's function
+        and plain data) so that a worker process can take them."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -61,10 +61,19 @@ class ServerConfig:
     )
     public_url: str = Field("", description="the URL clients reach this node at (empty: ws://HOST:PORT/)")
     """The URL clients use to reach this node (redirects name it); defaults to ws://host:port/."""
-    records_dir: str = Field("records", min_length=1, description="where finished games' records are written")
-    records_keep_days: int = Field(30, ge=0, description="days a record is kept on disk (0: forever)")
-    """Older records are deleted from ``records_dir`` at start and once a day, so that the disk does
-    not fill up with games nobody will fetch again."""
+    records_dir: str = Field(
+        "records", min_length=1, description="the node's data directory (the embedded database's file)"
+    )
+    records_keep_days: int = Field(
+        30, ge=0, description="days a casual match's record is kept in the archive (0: forever)"
+    )
+    """Casual matches that ended longer ago are deleted from the archive at start and once a day,
+    so that it does not fill up with games nobody will fetch again. Rated matches are kept: they
+    are the history ratings were computed from."""
+    analysis_budget: int = Field(
+        0, ge=0, description="strong bot iterations per analysed move of a replay (0: the bot's default)"
+    )
+    """What one replay's analysis costs a bot worker (once per match: the archive keeps it)."""
     database_url: str = Field(
         "", description="database URL of profiles, ratings and records (empty: records_dir/cardavia.db)"
     )

@@ -1,5 +1,5 @@
 """What each request after ``hello`` does: catalogue, listings, creating, joining and leaving rooms,
-redirects to the node that runs a room, and moves, chat and records.
+redirects to the node that runs a room, and moves, chat, records and replays.
 
 Handlers validate, ask the lobby (whose seat claims are atomic across nodes)
 and hand the rest to the room; a refusal is a ``ProtocolError``, which the
@@ -25,10 +25,11 @@ from cardavia.games.rules import rules_text
 from cardavia.games.traditions import catalogue as deck_catalogue
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
+from cardavia.server.archiver import MatchArchiver
 from cardavia.server.connection import Connection
 from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.profiles import ProfileHandlers
-from cardavia.server.records import RecordStore
+from cardavia.server.replays import Replays
 from cardavia.server.requests import ErrorReplies
 from cardavia.server.room import Room
 from cardavia.server.rooms import RoomKeeper
@@ -76,7 +77,8 @@ class RequestHandlers:
         self,
         shared: NodeServices,
         *,
-        records: RecordStore,
+        archiver: MatchArchiver,
+        replays: Replays,
         sessions: SessionKeeper,
         rooms: RoomKeeper,
         replies: ErrorReplies,
@@ -84,7 +86,8 @@ class RequestHandlers:
     ) -> None:
         self._shared = shared
         self._profiles = profiles
-        self._records = records
+        self._archiver = archiver
+        self._replays = replays
         self._sessions = sessions
         self._keeper = rooms
         self._rooms = rooms.rooms
@@ -106,6 +109,7 @@ class RequestHandlers:
                 _route(m.Chat, self._on_chat),
                 _route(m.GetRules, self._on_get_rules),
                 _route(m.GetRecord, self._on_get_record),
+                _route(m.GetReplay, self._on_get_replay),
                 _route(m.CreateProfile, profiles.create_profile),
                 _route(m.RenameProfile, profiles.rename_profile),
                 _route(m.NewTransferCode, profiles.new_transfer_code),
@@ -157,12 +161,13 @@ class RequestHandlers:
         room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
-        room.hold(seat, conn.session, conn.name)  # a resume meanwhile finds the seat its own
+        player = conn.player.id if conn.player is not None else None
+        room.hold(seat, conn.session, conn.name, player)  # a resume meanwhile finds the seat its own
         await self._shared.lobby.save_session(conn.session_entry(room.id, seat))
         if conn.closing or not self._sessions.current(conn):
             return  # a newer connection of the session took the seat meanwhile
         conn.room, conn.seat = room, seat
-        room.sit(seat, conn, conn.name)
+        room.sit(seat, conn, conn.name, player=player)
 
     async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
         room = await self._keeper.new_room(
@@ -175,6 +180,7 @@ class RequestHandlers:
             bot_level=_level(msg, msg.game),
             turn_seconds=msg.turn_seconds,
             fill_after=msg.fill_after,
+            rated=msg.rated,
         )
         if msg.humans >= 1:
             await self._claim(conn, room)
@@ -241,6 +247,8 @@ class RequestHandlers:
         entry = await self._lookup(conn, msg.room, msg.code)
         if not entry.public and not msg.code:
             raise ProtocolError("unknown_room", "a private room is joined by its code")
+        if entry.rated and conn.player is None:
+            raise ProtocolError("profile_required", "a rated room needs a profile: create one first")
         if entry.node != self._shared.config.node_id:
             seat = await self._shared.lobby.claim_seat(entry.room, conn.session, conn.name)
             await self._redirect(conn, msg.id, entry, seat)
@@ -315,6 +323,7 @@ class RequestHandlers:
             humans=1,
             bot_level=_level(msg, msg.game),
             turn_seconds=None,
+            rated=msg.rated,
         )
         await self._claim(conn, room)
         await self._start(room)
@@ -403,7 +412,13 @@ class RequestHandlers:
         conn.send(m.Rules(id=msg.id, game=msg.game, lang=text.lang, markdown=text.markdown))
 
     async def _on_get_record(self, conn: Connection, msg: m.GetRecord) -> None:
-        record = await self._records.load(msg.record)
+        record = await self._archiver.load_record(msg.record)  # StorageUnavailable: "retry later"
         if record is None:
-            raise ProtocolError("unknown_record", "no record has that id")
+            raise ProtocolError("unknown_record", "no record has that id (or its match is not over)")
         conn.send(m.RecordMessage(id=msg.id, record_id=msg.record, record=record))
+
+    async def _on_get_replay(self, conn: Connection, msg: m.GetReplay) -> None:
+        replay = await self._replays.replay(msg.record, msg.id)
+        if replay is None:
+            raise ProtocolError("unknown_record", "no record has that id (or its match is not over)")
+        conn.send(replay)

@@ -110,6 +110,13 @@ class Room:
         """Human seats whose player had dropped when the match ended and has not been back since."""
         self.rematch_asked: set[int] = set()
         """Seats whose player has asked for a rematch of the finished match."""
+        self.players: list[str | None] = [None] * self.game.players
+        """Each seat's profile for the current match, fixed at its start (and journaled): the
+        profiles its end is archived and rated under, whoever sits there later."""
+        self.unarchived: dict[str, dict[str, Any]] = {}
+        """Earlier matches of this room whose end the archive does not have yet (the database is
+        away), by record id, as ``archiver.end_to_data``: journaled with the next match, so an
+        adopter can still write them."""
 
     # ------------------------------------------------------------- seating
     @property
@@ -131,19 +138,24 @@ class Room:
         slot = self.seats[seat]
         return slot.session == session and not slot.left
 
-    def hold(self, seat: int, session: str, name: str) -> None:
+    def hold(self, seat: int, session: str, name: str, player: str | None = None) -> None:
         """Mark ``seat`` as ``session``'s before its player sits (while the lobby saves the seat),
         so that the session resuming on another connection meanwhile is seated there."""
         slot = self.seats[seat]
-        slot.kind, slot.name, slot.session = "human", name, session
+        slot.kind, slot.name, slot.session, slot.player = "human", name, session, player
 
-    def sit(self, seat: int, conn: Sink, name: str, last_seq: int | None = None) -> None:
+    def sit(
+        self, seat: int, conn: Sink, name: str, last_seq: int | None = None, *, player: str | None = None
+    ) -> None:
         """Put a person in a seat (new or reclaimed) and send them the room.
 
         A player who comes back knowing ``last_seq`` gets just the deltas it
         missed when they are still in the seat's short buffer, else a snapshot.
+        ``player``: the person's profile; a player who comes back keeps the seat's.
         """
         slot = self.seats[seat]
+        if player is not None:
+            slot.player = player
         old = slot.conn
         slot.kind, slot.name, slot.session, slot.conn, slot.dropped_at, slot.left = (
             "human",
@@ -248,6 +260,8 @@ class Room:
                 slot.bot = self._make_bot(self.entry.game, level, f"{seed}/{index}")
         self.entry.extra["seed"] = seed
         self.rematch_asked.clear()
+        # a seat whose player left during the last match is its stand-in's now, under no profile
+        self.players = [s.player if s.kind == "human" and not s.left else None for s in self.seats]
         if self._journal is not None:
             await self._journal.save_match(self.id, self._header(seed))
         self.state = self.game.new(self.entry.options, seed)
@@ -264,8 +278,14 @@ class Room:
         self._turn_started()
 
     def _header(self, seed: str) -> dict[str, Any]:
-        seats = [{"kind": s.kind, "name": s.name, "session": s.session, "bot": s.bot_id} for s in self.seats]
-        return {"seed": seed, "options": self.entry.options, "seats": seats, "matches": self.matches}
+        seats = [
+            {"kind": s.kind, "name": s.name, "session": s.session, "bot": s.bot_id, "player": player}
+            for s, player in zip(self.seats, self.players, strict=True)
+        ]
+        header = {"seed": seed, "options": self.entry.options, "seats": seats, "matches": self.matches}
+        if self.unarchived:
+            header["unarchived"] = list(self.unarchived.values())
+        return header
 
     async def act(self, seat: int, data: dict[str, Any]) -> None:
         """A person's action; raises a client error and changes nothing when it is refused."""
@@ -532,16 +552,19 @@ class Room:
         after which a stand-in bot plays it until its player comes back.
         """
         for slot, seat in zip(self.seats, header["seats"], strict=True):
-            slot.kind, slot.name, slot.session, slot.bot_id = (
+            slot.kind, slot.name, slot.session, slot.bot_id, slot.player = (
                 seat["kind"],
                 seat["name"],
                 seat["session"],
                 seat["bot"],
+                seat.get("player"),
             )
             if slot.kind == "bot":
                 slot.bot = self._make_bot(
                     self.entry.game, slot.bot_id or "basic", f"{header['seed']}/restored"
                 )
+        self.players = [seat.get("player") for seat in header["seats"]]
+        self.unarchived = {end["record_id"]: end for end in header.get("unarchived", [])}
         self.matches = int(header.get("matches", 0))
         self.entry.extra["seed"] = header["seed"]
         state = self.game.new(header["options"], header["seed"])

@@ -8,6 +8,15 @@ period has passed), and is then closed here and deleted from the lobby; the
 sessions of its players, which lived as long as the room, start to expire.
 The node keeper (``nodes.py``) brings rooms of other nodes here through
 ``make_room`` and ``adopted``.
+
+A match's end goes to the archive through the node's ``MatchArchiver``, which
+writes it in the background. Until the archive has it, the room's lobby entry
+and journal stay, even once the room is closed here: if this node dies first,
+the node that adopts the room restores the finished match and submits its end
+again (``record_match`` is idempotent by record id, so a rating changes once).
+Ends of earlier matches of the room still unwritten when a rematch starts
+travel in the new match's journal header (``Room.unarchived``) for the same
+reason.
 """
 
 from __future__ import annotations
@@ -15,21 +24,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any
 
 from cardavia.bots.base import Bot
+from cardavia.bots.ratings import bot_rating
 from cardavia.bots.registry import levels_for
 from cardavia.bots.registry import make_bot as registered_bot
 from cardavia.games.registry import get_game
 from cardavia.games.traditions import default_tradition, get_tradition
+from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
+from cardavia.server.archiver import MatchArchiver, end_from_data, end_to_data
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.connection import Connection
 from cardavia.server.lobby import RoomEntry, SeatEntry
-from cardavia.server.records import RecordStore
 from cardavia.server.room import Room
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
+from cardavia.server.store import MatchEnd, RatingChange, SeatEnd
 
 log = logging.getLogger("cardavia.server")
 
@@ -53,12 +67,19 @@ class RoomKeeper:
     """The node's rooms by id, from their making (or adoption) to their closing."""
 
     def __init__(
-        self, shared: NodeServices, *, runner: BotRunner, records: RecordStore, sessions: SessionKeeper
+        self,
+        shared: NodeServices,
+        *,
+        runner: BotRunner,
+        archiver: MatchArchiver,
+        sessions: SessionKeeper,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._shared = shared
         self._runner = runner
-        self._records = records
+        self._archiver = archiver
         self._sessions = sessions
+        self._clock = clock
         self.rooms: dict[str, Room] = {}
         """The rooms running on this node, by id."""
 
@@ -78,6 +99,8 @@ class RoomKeeper:
         rating: float | None = None,
     ) -> Room:
         """A room on this node, created by ``conn`` and listed in the lobby; refuses what it may not ask."""
+        if rated and conn.player is None:
+            raise ProtocolError("profile_required", "a rated room needs a profile: create one first")
         if conn.room is not None and conn.seat is not None and not conn.room.finished:
             raise ProtocolError("already_in_room", "leave your room first")
         if self._rooms_held(conn) >= self._shared.config.max_rooms_per_connection:
@@ -154,8 +177,18 @@ class RoomKeeper:
         )
 
     def adopted(self, room: Room) -> None:
-        """``room``, rebuilt from its journal, runs on this node from now on."""
+        """``room``, rebuilt from its journal, runs on this node from now on. Ends of its earlier
+        matches that its last node had not archived are submitted again (its own finished
+        match, if it is one, was submitted by ``Room.restore``)."""
         self.rooms[room.id] = room
+        for record_id, data in list(room.unarchived.items()):
+            try:
+                end = end_from_data(data)
+            except (KeyError, TypeError, ValueError):  # a journal this code did not write
+                log.exception("event=unarchived_end_unreadable room=%s record=%s", room.id, record_id)
+                room.unarchived.pop(record_id, None)
+                continue
+            self._archiver.submit(end, archived=self._when_archived(room, record_id))
 
     def _turn_seconds(self, asked: float | None, public: bool) -> float | None:
         """The creator's timer; else the server default for public rooms; private rooms: off."""
@@ -195,7 +228,8 @@ class RoomKeeper:
         room.close()
         self.rooms.pop(room.id, None)
         log.info("event=room_closed room=%s game=%s matches=%s", room.id, room.entry.game, room.matches)
-        self._shared.spawn(self._shared.lobby.delete_room(room.id))
+        if not room.unarchived:  # else its lobby entry and journal go once the archive has them
+            self._shared.spawn(self._shared.lobby.delete_room(room.id))
         for slot in room.seats:  # its players' sessions hold no seat any more
             if slot.session is not None and not self._sessions.connected(slot.session):
                 self._shared.spawn(self._sessions.expire(slot.session, room=room.id))
@@ -212,9 +246,68 @@ class RoomKeeper:
             room.close()
 
     def _record(self, room: Room, record: dict[str, Any]) -> str:
+        """The finished match's end to the archiver (written in the background); its record id."""
         record_id = f"{room.id}-{room.matches}"
-        self._records.save(record_id, record)  # written by a thread: no room waits on the disk
+        end = self.match_end(room, record_id, record)
+        room.unarchived[record_id] = end_to_data(end)
+        self._archiver.submit(end, archived=self._when_archived(room, record_id))
         log.info("event=match_over room=%s game=%s record=%s", room.id, room.entry.game, record_id)
         self._shared.spawn(self._shared.lobby.set_state(room.id, "finished"))
         asyncio.get_running_loop().call_soon(self.close_if_abandoned, room)
         return record_id
+
+    def match_end(self, room: Room, record_id: str, record: dict[str, Any]) -> MatchEnd:
+        """What the archive keeps of a finished match: its record, and each seat's name, profile
+        (fixed at the match's start) and, for a built-in bot, its published fixed rating. A seat
+        whose player left before the match began (a rematch) is its stand-in bot's."""
+        assert room.state is not None
+        assert room.state.result is not None
+        game = room.entry.game
+        seats = []
+        for slot, player in zip(room.seats, room.players, strict=True):
+            if slot.kind == "bot" or (slot.kind == "human" and player is None and room.entry.rated):
+                level = _rated_level(game, slot.bot_id if slot.kind == "bot" else "basic")
+                seats.append(
+                    SeatEnd(name=slot.name, player=None, bot_level=level, fixed=bot_rating(game, level))
+                )
+            else:
+                seats.append(SeatEnd(name=slot.name, player=player, bot_level=None, fixed=None))
+        result = room.state.result
+        return MatchEnd(
+            record_id=record_id,
+            game=game,
+            rated=room.entry.rated,
+            ended=self._clock(),
+            seats=seats,
+            scores=list(result.scores),
+            winner=result.winner,
+            record=record,
+        )
+
+    def _when_archived(self, room: Room, record_id: str) -> Callable[[], None]:
+        return lambda: self._archived(room, record_id)
+
+    def _archived(self, room: Room, record_id: str) -> None:
+        """The archive has ``record_id``: the room keeps it no longer, and a room closed here
+        meanwhile leaves the lobby now (its journal with it)."""
+        room.unarchived.pop(record_id, None)
+        if not room.unarchived and room.id not in self.rooms and room.entry.state == "closed":
+            self._shared.spawn(self._shared.lobby.delete_room(room.id))
+
+    def push_ratings(self, end: MatchEnd, changes: list[RatingChange]) -> None:
+        """Tell each profile whose rating the match changed, on every connection it has here."""
+        for change in changes:
+            message = m.RatingChange(
+                record=end.record_id,
+                game=change.game,  # type: ignore[arg-type]
+                before=round(change.before.rating),
+                after=round(change.after.rating),
+                deviation=round(change.after.deviation),
+            )
+            for conn in self._sessions.of_player(change.player):
+                conn.send(message)
+
+
+def _rated_level(game: str, level: str | None) -> str:
+    """The bot level a seat is rated as: its own, or ``make_bot``'s fallback where the game lacks it."""
+    return level if level is not None and level in levels_for(game) else "random"

@@ -50,6 +50,8 @@ class SeatSlot:
     kind: str = "open"  # open | human | bot
     name: str = ""
     session: str | None = None
+    player: str | None = None
+    """The profile (a player id) of the person seated here, None for anonymous people and bots."""
     conn: Sink | None = None
     bot: Bot | None = None
     bot_id: str | None = None

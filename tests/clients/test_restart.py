@@ -13,7 +13,6 @@ new session and (play now) sits down in a new game.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from cardavia.clients.cli.sdk import BotClient, Turn
 from cardavia.clients.cli.session import Item, Reconnected
 from cardavia.games.records import replay
 from cardavia.protocol import messages as m
+from cardavia.server.store import open_archive
 from tests.clients.processes import ServerProcess
 from tests.support.ports import free_port
 from tests.support.redis import delete_redis_keys, own_prefix
@@ -88,10 +88,15 @@ async def test_the_client_reconnects_by_itself_after_a_restart_and_the_same_matc
     first_room = next(i.room.room for i in seen if isinstance(i, m.Snapshot))
     assert result.room == first_room  # the same match, rebuilt from its journal
     assert result.reconnects >= 1
-    path = redis_server.records / f"{result.record}.jsonl"
-    # the server's record thread writes it just after the match_result
-    await wait_until(path.exists, "the match's record on disk")
-    record = json.loads(path.read_text(encoding="utf-8"))
+    # the server's archiver writes it just after the match_result, to its embedded SQLite file
+    archive = open_archive(f"sqlite:///{(redis_server.records / 'cardavia.db').resolve()}")
+    await archive.open()
+    try:
+        await wait_until(lambda: archive.load_record(result.record or ""), "the match's record archived")
+        record = await archive.load_record(result.record or "")
+    finally:
+        await archive.close()
+    assert record is not None
     assert replay(record).ok
     mine = [
         a for d in record["deals"] for a in d["actions"] if a["seat"] == result.seat and not a.get("auto")

@@ -52,6 +52,7 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "delete_profile": (m.ProfileDeleted, True),
     "get_leaderboard": (m.Leaderboard, True),
     "get_history": (m.History, True),
+    "get_replay": (m.Replay, True),
 }
 
 ANSWER = re.compile(r"^Answer: `(\w+)` \((with the request's `id`|no `id`)\)", re.MULTILINE)
@@ -281,6 +282,25 @@ async def _get_history(url: str) -> tuple[Client, m.Request]:
     return c, c.req.get_history()
 
 
+async def _get_replay(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    await c.send(c.req.play_now("briscola"))
+    result = await c.play_until_over(random.Random(3))
+    assert result.record is not None
+    return c, c.req.get_replay(result.record)
+
+
+async def _rated_room_without_a_profile(url: str) -> tuple[Client, m.Request]:
+    """Anna, who has a profile, makes a rated public room; Bo, who has none, tries to join it."""
+    anna, bo = await ready(url), await ready(url, "Bo")
+    await anna.send(anna.req.create_profile("Anna"))
+    await anna.expect(m.Profile)
+    await anna.send(anna.req.create_room("scopa", humans=2, rated=True))
+    room: m.Snapshot = await anna.expect(m.Snapshot)
+    assert room.room.rated
+    return bo, bo.req.join(room=room.room.room)
+
+
 Scenario = Callable[[str], Awaitable[tuple[Client, m.Request]]]
 SCENARIOS: dict[str, Scenario] = {
     "hello": _hello,
@@ -306,6 +326,7 @@ SCENARIOS: dict[str, Scenario] = {
     "delete_profile": _delete_profile,
     "get_leaderboard": _get_leaderboard,
     "get_history": _get_history,
+    "get_replay": _get_replay,
 }
 
 
@@ -500,6 +521,14 @@ ERRORS: list[tuple[str, Scenario, str]] = [
         lambda u: _fresh(u, lambda c: c.req.get_history("p-0000000000000000")),
         "unknown_player",
     ),
+    ("get_replay", lambda u: _fresh(u, lambda c: c.req.get_replay("r-0000000000000000-1")), "unknown_record"),
+    (
+        "create_room",
+        lambda u: _fresh(u, lambda c: c.req.create_room("scopa", rated=True)),
+        "profile_required",
+    ),
+    ("play_now", lambda u: _fresh(u, lambda c: c.req.play_now("scopa", rated=True)), "profile_required"),
+    ("join_room", _rated_room_without_a_profile, "profile_required"),
 ]
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,9 +15,9 @@ from tests.support.clients import client
 
 
 async def _replays(server: CardaviaServer, record_id: str) -> dict[str, object]:
-    await server.records.drain()  # written by the server's record thread
-    path = Path(server.config.records_dir) / f"{record_id}.jsonl"
-    record = json.loads(path.read_text(encoding="utf-8"))
+    assert await server.archiver.drain(timeout=10)  # written by the server's archiver
+    record = await server.archive.load_record(record_id)
+    assert record is not None
     report = replay(record)
     assert report.ok, report.problems
     return record

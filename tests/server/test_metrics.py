@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 from cardavia.protocol import messages as m
@@ -14,9 +12,9 @@ from tests.support.metrics import metric_samples
 
 
 async def _record(server: CardaviaServer, result: m.MatchResult) -> dict[str, Any]:
-    await server.records.drain()  # written by the server's record thread
-    path = Path(server.config.records_dir) / f"{result.record}.jsonl"
-    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert await server.archiver.drain(timeout=10)  # written by the server's archiver
+    record = await server.archive.load_record(result.record or "")
+    assert record is not None
     return record
 
 

@@ -23,9 +23,9 @@ CODES = {c.code for c in ALL_CARDS}
 
 
 async def _record(server: CardaviaServer, record_id: str) -> dict[str, object]:
-    await server.records.drain()  # written by the server's record thread
-    path = Path(server.config.records_dir) / f"{record_id}.jsonl"
-    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    assert await server.archiver.drain(timeout=10)  # written by the server's archiver
+    data = await server.archive.load_record(record_id)
+    assert data is not None
     return data
 
 

@@ -22,6 +22,7 @@ def server_config(tmp_path: Path, **changes: Any) -> ServerConfig:
         "rate_burst": 10_000,
         "grace_seconds": 0.5,
         "ping_interval": 0.0,
+        "analysis_budget": 1,
     }
     return ServerConfig(**{**settings, **changes})
 

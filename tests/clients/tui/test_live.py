@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from textual.widgets import Static
@@ -14,7 +13,7 @@ from cardavia.clients.cli.tui.dialogs import ChatScreen, CodeScreen
 from cardavia.clients.cli.tui.forms import CreateRoomScreen
 from cardavia.clients.cli.tui.summaries import MatchSummaryScreen
 from cardavia.clients.cli.tui.table import TableScreen
-from cardavia.games.records import read_lines, replay
+from cardavia.games.records import replay
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from tests.clients.tui.driver import play_by_keys, play_match, screen_ready, table_of, until
@@ -52,11 +51,9 @@ def logged(app: CardaviaApp, key: str, **choices: str) -> bool:
 
 async def replayed(server: CardaviaServer, record: str) -> dict[str, object]:
     """The record the server wrote for the match, replayed through the engine: it must match exactly."""
-    await server.records.drain()  # written by the server's record thread
-    path = Path(server.config.records_dir) / f"{record}.jsonl"
-    with path.open(encoding="utf-8") as handle:
-        [(_, data)] = list(read_lines(handle))
-    assert not isinstance(data, str)
+    assert await server.archiver.drain(timeout=10)  # written by the server's archiver
+    data = await server.archive.load_record(record)
+    assert data is not None
     report = replay(data)
     assert report.problems == []
     return data
