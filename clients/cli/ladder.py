@@ -56,14 +56,14 @@ class Standing:
         else:
             head += ", rating change not written yet"
         if self.me is None:
-            return f"{head}; not on the {self.result.game} leaderboard yet"
+            return f"{head}; not on the {self.result.game} leaderboard yet; record {self.result.record}"
         where = (
             f"; rank {self.me.rank}, rating {self.me.rating} ±{self.me.deviation} "
             f"after {self.me.games} rated games"
         )
         if self.leader is not None and self.leader.rank != self.me.rank:
             where += f" (first: {self.leader.name} {self.leader.rating})"
-        return head + where
+        return f"{head}{where}; record {self.result.record}"
 
 
 async def enrol(url: str, name: str, keys: KeyStore, *, lang: str = "en") -> tuple[str, m.PlayerInfo, bool]:

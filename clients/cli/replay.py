@@ -105,8 +105,8 @@ class ReplayText:
             lines: list[str] = []
             if step.get("deal") != deal:
                 deal = step.get("deal")
-                if isinstance(deal, int):
-                    lines.append(self.texts("profile.cli.replay.deal", deal=deal + 1))
+                if isinstance(deal, int):  # numbered from 1, as records number deals
+                    lines.append(self.texts("profile.cli.replay.deal", deal=deal))
             seat = int(step.get("seat", -1))
             before = self.views[seat] if 0 <= seat < len(self.views) else {}
             action = step.get("action") if isinstance(step.get("action"), Mapping) else {}

@@ -45,10 +45,11 @@ def played(game_id: str, seed: str) -> tuple[m.Replay, list[list[Any]]]:
         legal = state.legal_actions(seat)
         action = legal[-1] if seat == 0 else legal[0]
         before = [state.view(s) for s in seats]
+        deal = len(state.log)  # numbered from 1, as the server's steps are
         state, _ = state.apply(action, seat=seat)
         now = [state.view(s) for s in seats]
         ops = [diff(old, new) for old, new in zip(before, now, strict=True)]
-        steps.append({"deal": len(state.log) - 1, "seat": seat, "action": action.to_data(), "ops": ops})
+        steps.append({"deal": deal, "seat": seat, "action": action.to_data(), "ops": ops})
         if seat != 0:
             analysis.append(None)
         elif len(legal) == 1:
@@ -107,7 +108,8 @@ def test_the_replay_speaks_the_players_language() -> None:
     replay, _ = played("scopa", "lingua")
     lines = list(ReplayText(replay, Texts("it")).lines())
     assert lines[0].startswith("Replay di Scopa")
-    assert any(line.startswith("Smazzata 1") for line in lines)
+    assert lines[4] == "Smazzata 1"
+    assert any(line.startswith("Smazzata 2") for line in lines)
     assert any("il bot forte giocherebbe" in line for line in lines)
 
 
@@ -169,3 +171,28 @@ async def test_an_unknown_record_and_an_absent_server_are_said_in_words(
     assert nowhere in capsys.readouterr().err
     assert await asyncio.to_thread(main, ["replay", "--server", "http://example.invalid/", "r-test-1"]) == 2
     assert "ws://host:port/" in capsys.readouterr().err
+
+
+async def test_a_match_played_on_a_live_server_is_replayed_move_by_move(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cardavia.bots.registry import make_bot
+    from cardavia.clients.cli.sdk import run_bot
+
+    (result,) = await run_bot(
+        url, make_bot("briscola", "random", "r"), game="briscola", name="Anna", rate=None
+    )
+    assert result.record is not None
+    code = await asyncio.to_thread(main, ["replay", "--server", url, result.record, "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"Replay of Briscola, match {result.record}"
+    moves = [line for line in lines if line.split(".")[0].isdigit()]
+    assert len(moves) == 40  # briscola: every card of the deck is played
+    assert sum(line.startswith(f"{n}. ") for n, line in enumerate(moves, start=1)) == 40
+    assert sum("Anna: play" in line for line in moves) == 20
+    judged = [line for line in lines if "strong bot" in line]
+    assert judged  # Anna's moves are judged: the same as the strong bot's, or another
+    assert lines[-1].startswith(f"Final scores {' - '.join(str(s) for s in result.scores)}")
+    assert all(line.endswith(": nothing") for line in lines[-3:-1])  # every hand played out
