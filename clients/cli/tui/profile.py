@@ -405,6 +405,14 @@ class HistoryScreen(_Asking):
         if not reply.matches:
             self.query_one("#record", Label).update(t("profile.cli.history.empty"))
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a match opens its replay."""
+        from cardavia.clients.cli.tui.replay_screen import ReplayScreen
+
+        record = event.row_key.value
+        if record:
+            self.app.push_screen(ReplayScreen(record))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         record = event.row_key.value
         if record:

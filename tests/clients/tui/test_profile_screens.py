@@ -18,8 +18,10 @@ from cardavia.clients.cli.tui.profile import (
     ProfileScreen,
     TransferCodeScreen,
 )
+from cardavia.clients.cli.tui.replay_screen import ReplayScreen
 from cardavia.clients.cli.tui.table import TableScreen
 from cardavia.protocol import messages as m
+from tests.clients.replays import played
 from tests.clients.tui.driver import SIZE, catalogue_ready, screen_ready, screen_text, text_of, until
 from tests.clients.tui.fakes import FakeSession, room_info
 
@@ -48,6 +50,7 @@ class Profiles:
                 m.DeleteProfile: self.delete,
                 m.GetHistory: self.history,
                 m.GetLeaderboard: self.leaderboard,
+                m.GetReplay: self.replay,
             }
         )
 
@@ -81,6 +84,12 @@ class Profiles:
             ratings=[m.GameRatingInfo(game="scopa", rating=1562, deviation=88, games=14)],
             matches=entries[: request.limit],
         )
+
+    def replay(self, request: m.GetReplay) -> m.Reply:
+        if request.record != "r-7f3a-1":
+            return m.Error(id=request.id, code="unknown_record", message="no such match")
+        replay, _ = played("scopa", "history")
+        return replay.model_copy(update={"id": request.id, "record_id": request.record})
 
     def leaderboard(self, request: m.GetLeaderboard) -> m.Reply:
         def row(rank: int, player: str, name: str, rating: int, deviation: int, **more: Any) -> m.Standing:
@@ -295,3 +304,37 @@ async def test_a_key_the_server_does_not_know_is_said_and_dropped_and_a_rating_c
     assert session.player_key is None  # a key the server does not know is dropped, here and in the file
     assert keys.key(session.url) is None
     assert keys.key("ws://elsewhere.example/") == OTHER_KEY  # another server's key stays
+
+
+async def test_enter_on_a_match_of_the_history_steps_through_its_replay(tmp_path: Path) -> None:
+    app, session, _ = make_app(tmp_path, player=ANNA)
+    replay, _ = played("scopa", "history")
+    async with app.run_test(size=SIZE) as pilot:
+        await catalogue_ready(pilot, app)
+        await pilot.press("h")
+        await screen_ready(pilot, app, HistoryScreen, "the history")
+        table = app.screen.query_one("#matches", DataTable)
+        await until(pilot, lambda: table.row_count == 2, "two matches")
+        table.focus()
+        await pilot.press("enter")
+        await screen_ready(pilot, app, ReplayScreen, "the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await until(pilot, lambda: screen.steps, "the replay's steps")
+        assert session.sent_of(m.GetReplay)[0].record == "r-7f3a-1"
+        total = len(replay.steps)
+        assert text_of(screen.query_one("#where", Label)) == f"Replay: move 0 of {total}"
+        moves = screen.query_one("#moves", Static)
+        assert "Anna: " in text_of(moves)  # every hand at the start
+        await pilot.press("right", "right", "space")
+        assert text_of(screen.query_one("#where", Label)) == f"Replay: move 3 of {total}"
+        assert "3. " in text_of(moves)
+        assert "4. " not in text_of(moves)
+        await pilot.press("left")
+        assert "3. " not in text_of(moves)
+        await pilot.press("end")
+        assert text_of(screen.query_one("#where", Label)) == f"Replay: move {total} of {total}"
+        assert text_of(moves).splitlines()[-1].startswith("Final scores")
+        assert "the strong bot would play" in text_of(moves)
+        await pilot.press("escape")
+        await screen_ready(pilot, app, HistoryScreen, "the history again")
