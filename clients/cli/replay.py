@@ -25,6 +25,7 @@ from typing import Any
 from cardavia.clients.cli.session import ClientRequestError, Session
 from cardavia.clients.cli.tui.moves import MoveMenu
 from cardavia.clients.cli.tui.names import CardNames
+from cardavia.games.errors import CardaviaError
 from cardavia.protocol import messages as m
 from cardavia.protocol.delta import apply
 from cardavia.protocol.i18n import Texts
@@ -42,6 +43,10 @@ async def fetch(url: str, record: str, *, lang: str = "en") -> m.Replay:
     return reply
 
 
+class ReplayUnreadable(ValueError):
+    """The server's replay does not read as one (a step's ops or moves do not fit the views)."""
+
+
 class ReplayText:
     """A replay in words, one step at a time."""
 
@@ -54,6 +59,7 @@ class ReplayText:
         seats = record.get("seats")
         self.seats = [self._seat_name(s, i) for i, s in enumerate(seats if isinstance(seats, list) else [])]
         self.views: list[Any] = [dict(v) for v in replay.views]
+        self._deal: object = None
 
     def _seat_name(self, seat: object, index: int) -> str:
         data = seat if isinstance(seat, Mapping) else {}
@@ -99,37 +105,44 @@ class ReplayText:
         return self.names.cards(codes)
 
     def steps(self) -> Iterator[list[str]]:
-        """The lines of each step in turn, the views moved on past it."""
-        deal: object = None
+        """The lines of each step in turn, the views moved on past it; ``ReplayUnreadable`` when a
+        step cannot be read (a server's answer is no more trusted than a client's)."""
         for number, step in enumerate(self.replay.steps, start=1):
-            lines: list[str] = []
-            if step.get("deal") != deal:
-                deal = step.get("deal")
-                if isinstance(deal, int):  # numbered from 1, as records number deals
-                    lines.append(self.texts("profile.cli.replay.deal", deal=deal))
-            seat = int(step.get("seat", -1))
-            before = self.views[seat] if 0 <= seat < len(self.views) else {}
-            action = step.get("action") if isinstance(step.get("action"), Mapping) else {}
-            assert isinstance(action, Mapping)
-            menu = MoveMenu(self.game, [], before, self.names)
-            lines.append(
-                self.texts(
-                    "profile.cli.replay.step", number=number, name=self.seat(seat), move=menu.label(action)
-                )
+            try:
+                yield self._step(number, step)
+            except (CardaviaError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                raise ReplayUnreadable(f"step {number}: {type(exc).__name__}") from None
+
+    def _step(self, number: int, step: Mapping[str, Any]) -> list[str]:
+        lines: list[str] = []
+        if step.get("deal") != self._deal:
+            self._deal = step.get("deal")
+            if isinstance(self._deal, int):  # numbered from 1, as records number deals
+                lines.append(self.texts("profile.cli.replay.deal", deal=self._deal))
+        seat = step.get("seat")
+        seat = seat if isinstance(seat, int) else -1
+        before = self.views[seat] if 0 <= seat < len(self.views) else {}
+        action = step.get("action") if isinstance(step.get("action"), Mapping) else {}
+        assert isinstance(action, Mapping)
+        menu = MoveMenu(self.game, [], before, self.names)
+        lines.append(
+            self.texts(
+                "profile.cli.replay.step", number=number, name=self.seat(seat), move=menu.label(action)
             )
-            note = self.replay.analysis[number - 1] if number - 1 < len(self.replay.analysis) else None
-            if isinstance(note, Mapping) and not note.get("forced"):
-                best = note.get("best")
-                if note.get("differs") and isinstance(best, Mapping):
-                    lines.append("   " + self.texts("profile.cli.replay.best", move=menu.label(best)))
-                else:
-                    lines.append("   " + self.texts("profile.cli.replay.agrees"))
-            ops = step.get("ops")
-            for index, seat_ops in enumerate(ops if isinstance(ops, list) else []):
-                if index < len(self.views) and seat_ops:
-                    self.views[index] = apply(self.views[index], seat_ops)
-            lines.extend(self.hands())
-            yield lines
+        )
+        note = self.replay.analysis[number - 1] if number - 1 < len(self.replay.analysis) else None
+        if isinstance(note, Mapping) and not note.get("forced"):
+            best = note.get("best")
+            if note.get("differs") and isinstance(best, Mapping):
+                lines.append("   " + self.texts("profile.cli.replay.best", move=menu.label(best)))
+            else:
+                lines.append("   " + self.texts("profile.cli.replay.agrees"))
+        ops = step.get("ops")
+        for index, seat_ops in enumerate(ops if isinstance(ops, list) else []):
+            if index < len(self.views) and seat_ops:
+                self.views[index] = apply(self.views[index], seat_ops)
+        lines.extend(self.hands())
+        return lines
 
     def footer(self) -> list[str]:
         result = self.replay.record.get("result")
@@ -177,14 +190,18 @@ def run(args: argparse.Namespace, *, out: Callable[[str], None] = print) -> int:
     for line in shown.header():
         out(line)
     pause = args.step and sys.stdin.isatty()
-    for step in shown.steps():
-        for line in step:
-            out(line)
-        if pause:
-            try:
-                input(texts("profile.cli.replay.next"))
-            except (EOFError, KeyboardInterrupt):
-                return 0
+    try:
+        for step in shown.steps():
+            for line in step:
+                out(line)
+            if pause:
+                try:
+                    input(texts("profile.cli.replay.next"))
+                except (EOFError, KeyboardInterrupt):
+                    return 0
+    except ReplayUnreadable as exc:
+        say(texts("profile.cli.replay.unreadable", problem=str(exc)))
+        return 1
     for line in shown.footer():
         out(line)
     return 0

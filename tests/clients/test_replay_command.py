@@ -160,3 +160,19 @@ async def test_a_match_played_on_a_live_server_is_replayed_move_by_move(
     assert judged  # Anna's moves are judged: the same as the strong bot's, or another
     assert lines[-1].startswith(f"Final scores {' - '.join(str(s) for s in result.scores)}")
     assert all(line.endswith(": nothing") for line in lines[-3:-1])  # every hand played out
+
+
+async def test_a_replay_that_does_not_read_is_said_not_shown_half(capsys: pytest.CaptureFixture[str]) -> None:
+    replay, _ = played("briscola", "hostile")
+    steps = [dict(s) for s in replay.steps]
+    steps[3] = {**steps[3], "ops": [[[9, ["no", "such", "path"], 1]], []]}  # ops that fit no view
+    broken = replay.model_copy(update={"steps": steps})
+    server = ReplayServer(broken)
+    async with serve(server.handle, "127.0.0.1", 0) as listening:
+        port = next(iter(listening.sockets)).getsockname()[1]
+        url = f"ws://127.0.0.1:{port}/"
+        code = await asyncio.to_thread(main, ["replay", "--server", url, "r-test-1", "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "cannot be read (step 4" in err
+    assert "Final scores" not in out

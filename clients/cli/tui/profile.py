@@ -417,9 +417,8 @@ class HistoryScreen(_Asking):
         record = event.row_key.value
         if record:
             url = self.session_app.session.url
-            self.query_one("#record", Label).update(
-                self.texts("profile.cli.history.replay", command=f"cardavia replay --server {url} {record}")
-            )
+            command = display_safe(f"cardavia replay --server {url} {record}")
+            self.query_one("#record", Label).update(self.texts("profile.cli.history.replay", command=command))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from cardavia.clients.cli.replay import ReplayText
+from cardavia.clients.cli.replay import ReplayText, ReplayUnreadable
 from cardavia.clients.cli.session import ClientRequestError
 from cardavia.clients.cli.tui.dialogs import Modal
 from cardavia.protocol import messages as m
@@ -67,7 +67,12 @@ class ReplayScreen(Modal[None]):
 
     async def _load(self, app: CardaviaApp) -> None:
         try:
-            reply = await app.session.request(app.session.requests.get_replay(self.record), timeout=60.0)
+            request = app.session.requests.get_replay(self.record)
+        except ValueError:  # not a record id the protocol can carry: no match has it
+            self.query_one("#problem", Label).update(self.texts.error("unknown_record"))
+            return
+        try:
+            reply = await app.session.request(request, timeout=60.0)
         except ClientRequestError as exc:
             self.query_one("#problem", Label).update(self.texts.error(exc.code, exc.error.message))
             return
@@ -76,7 +81,13 @@ class ReplayScreen(Modal[None]):
             return
         assert isinstance(reply, m.Replay)
         shown = ReplayText(reply, self.texts)
-        self.head, self.steps, self.foot = shown.header(), list(shown.steps()), shown.footer()
+        try:
+            self.head, self.steps, self.foot = shown.header(), list(shown.steps()), shown.footer()
+        except ReplayUnreadable as exc:
+            self.head, self.steps = [], []
+            problem = self.texts("profile.cli.replay.unreadable", problem=str(exc))
+            self.query_one("#problem", Label).update(problem)
+            return
         self._draw()
 
     def action_step(self, by: int) -> None:
