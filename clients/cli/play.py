@@ -54,7 +54,11 @@ class ServerDidNotStart(RuntimeError):
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "play", help="play in the terminal against bots and people (starts a local server if none runs)"
+        "play",
+        help="play in the terminal against bots and people (starts a local server if none runs)",
+        description="Play in the terminal against bots and people. A profile made or brought here keeps"
+        " its player key in $XDG_CONFIG_HOME/cardavia/play.json (~/.config/cardavia/play.json),"
+        " readable by you alone, one key per server.",
     )
     p.add_argument(
         "--server",
