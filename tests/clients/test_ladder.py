@@ -86,3 +86,23 @@ async def test_a_ladder_needs_a_file_it_can_read(
     assert "not with --room" in capsys.readouterr().err
     assert main(["bot", "--game", "scopa", "--ladder-file", str(path)]) == 2
     assert "--ladder-file goes with --ladder" in capsys.readouterr().err
+
+
+async def test_a_key_the_server_does_not_know_is_replaced_by_a_new_profile(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "ladder.json"
+    keys = KeyStore(path, kind=LADDER_FORMAT)
+    stale = "x" * 32  # the key of a profile of a database since reset
+    keys.remember(url, "old", stale, player="p-0000000000000000", name="old")
+    keys.remember("ws://elsewhere.example:8765/", "old", "kept-elsewhere")
+    argv = ["bot", "--server", url, "--game", "briscola", "--level", "random", "--opponents", "random",
+            "--ladder", "--ladder-file", str(path), "--name", "old", "--games", "1"]  # fmt: skip
+    code = await asyncio.to_thread(main, argv)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "old: a new bot profile 'old'" in out
+    fresh = KeyStore(path, kind=LADDER_FORMAT).key(url, "old")
+    assert fresh is not None
+    assert fresh != stale
+    assert KeyStore(path, kind=LADDER_FORMAT).key("ws://elsewhere.example:8765/", "old") == "kept-elsewhere"
