@@ -12,9 +12,9 @@ other ladder bots), and after each one waits for the server's
 leaderboard, printing the bot's rating, its change and its rank.
 
 A key the server no longer knows (its database was reset, or the profile was
-deleted) is replaced by a new profile, and the line says so; any other
-refusal of the key (the database away) stops that bot without touching the
-file.
+deleted) or that is damaged is replaced by a new profile, and the line says
+so; any other refusal of the key (the database away) stops that bot without
+touching the file.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def enrol(url: str, name: str, keys: KeyStore, *, lang: str = "en") -> tup
         async with Session(url, name, lang=lang, reconnect=False, player=key) as session:
             if session.player is not None:
                 return key, session.player, False
-            if session.player_error != "unknown_player":
+            if session.player_error not in ("unknown_player", "malformed_player_key"):
                 raise LadderError(f"{name}: the server did not take its key ({session.player_error})")
     async with Session(url, name, lang=lang, reconnect=False) as session:
         try:

@@ -95,9 +95,11 @@ async def test_a_key_the_server_does_not_know_is_replaced_by_a_new_profile(
     keys = KeyStore(path, kind=LADDER_FORMAT)
     stale = "x" * 32  # the key of a profile of a database since reset
     keys.remember(url, "old", stale, player="p-0000000000000000", name="old")
+    keys.remember(url, "damaged", "not a key!", player="p-0000000000000001", name="damaged")
     keys.remember("ws://elsewhere.example:8765/", "old", "kept-elsewhere")
     argv = ["bot", "--server", url, "--game", "briscola", "--level", "random", "--opponents", "random",
             "--ladder", "--ladder-file", str(path), "--name", "old", "--games", "1"]  # fmt: skip
+    damaged = [*argv[:-4], "--name", "damaged", "--games", "1"]
     code = await asyncio.to_thread(main, argv)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -106,3 +108,6 @@ async def test_a_key_the_server_does_not_know_is_replaced_by_a_new_profile(
     assert fresh is not None
     assert fresh != stale
     assert KeyStore(path, kind=LADDER_FORMAT).key("ws://elsewhere.example:8765/", "old") == "kept-elsewhere"
+    assert await asyncio.to_thread(main, damaged) == 0
+    assert "damaged: a new bot profile 'damaged'" in capsys.readouterr().out
+    assert KeyStore(path, kind=LADDER_FORMAT).key(url, "damaged") != "not a key!"
