@@ -338,7 +338,10 @@ class LobbyScreen(Screen[None]):
                 self.status("lobby.doing.create", game=catalogue.game_name(fields["game"], self.lang))
                 app.submit(m.CreateRoom.model_validate({"id": app.session.requests.next_id(), **fields}))
 
-        form = CreateRoomScreen(catalogue, self.game_id, self.deck_id, self.levels.get(self.game_id))
+        rated = self.rated if self.has_profile else None
+        form = CreateRoomScreen(
+            catalogue, self.game_id, self.deck_id, self.levels.get(self.game_id), rated=rated
+        )
         self.app.push_screen(form, created)
 
     def action_join_code(self) -> None:

@@ -338,3 +338,28 @@ async def test_enter_on_a_match_of_the_history_steps_through_its_replay(tmp_path
         assert "the strong bot would play" in text_of(moves)
         await pilot.press("escape")
         await screen_ready(pilot, app, HistoryScreen, "the history again")
+
+
+async def test_the_create_room_form_offers_a_rated_room_only_with_a_profile(tmp_path: Path) -> None:
+    from textual.widgets import Checkbox
+
+    from cardavia.clients.cli.tui.forms import CreateRoomScreen
+
+    app, session, _ = make_app(tmp_path, player=ANNA)
+    async with app.run_test(size=SIZE) as pilot:
+        await catalogue_ready(pilot, app)
+        await pilot.press("c")
+        await screen_ready(pilot, app, CreateRoomScreen, "the create-room form")
+        assert app.screen.query_one("#rated", Checkbox).value  # rated is the lobby's choice now
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: session.sent_of(m.CreateRoom), "create_room")
+        assert session.sent_of(m.CreateRoom)[-1].rated is True
+    app, session, _ = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await catalogue_ready(pilot, app)
+        await pilot.press("c")
+        await screen_ready(pilot, app, CreateRoomScreen, "the create-room form")
+        assert not app.screen.query("#rated")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: session.sent_of(m.CreateRoom), "create_room")
+        assert session.sent_of(m.CreateRoom)[-1].rated is False
