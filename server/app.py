@@ -86,7 +86,7 @@ class CardaviaServer:
         self.replays = Replays(
             self.archiver,
             self.runner,
-            concurrent=max(1, config.bot_workers),
+            concurrent=max(1, config.bot_workers - 1),  # a worker stays free for bots' moves
             budget=config.analysis_budget or None,
         )
         replies = ErrorReplies(shared)

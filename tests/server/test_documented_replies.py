@@ -45,6 +45,7 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "chat": (m.ChatMessage, False),
     "get_rules": (m.Rules, True),
     "get_record": (m.RecordMessage, True),
+    "get_replay": (m.Replay, True),
     "create_profile": (m.Profile, True),
     "rename_profile": (m.Profile, True),
     "new_transfer_code": (m.TransferCode, True),
@@ -52,7 +53,6 @@ DOCUMENTED: dict[str, tuple[type[m.Reply], bool]] = {
     "delete_profile": (m.ProfileDeleted, True),
     "get_leaderboard": (m.Leaderboard, True),
     "get_history": (m.History, True),
-    "get_replay": (m.Replay, True),
 }
 
 ANSWER = re.compile(r"^Answer: `(\w+)` \((with the request's `id`|no `id`)\)", re.MULTILINE)
@@ -237,6 +237,25 @@ async def _get_record(url: str) -> tuple[Client, m.Request]:
     return c, c.req.get_record(result.record)
 
 
+async def _get_replay(url: str) -> tuple[Client, m.Request]:
+    c = await ready(url)
+    await c.send(c.req.play_now("briscola"))
+    result = await c.play_until_over(random.Random(3))
+    assert result.record is not None
+    return c, c.req.get_replay(result.record)
+
+
+async def _rated_room_without_a_profile(url: str) -> tuple[Client, m.Request]:
+    """Anna, who has a profile, makes a rated public room; Bo, who has none, tries to join it."""
+    anna, bo = await ready(url), await ready(url, "Bo")
+    await anna.send(anna.req.create_profile("Anna"))
+    await anna.expect(m.Profile)
+    await anna.send(anna.req.create_room("scopa", humans=2, rated=True))
+    room: m.Snapshot = await anna.expect(m.Snapshot)
+    assert room.room.rated
+    return bo, bo.req.join(room=room.room.room)
+
+
 async def with_profile(url: str, name: str = "Anna") -> Client:
     c = await ready(url, name)
     await c.send(c.req.create_profile(name))
@@ -282,25 +301,6 @@ async def _get_history(url: str) -> tuple[Client, m.Request]:
     return c, c.req.get_history()
 
 
-async def _get_replay(url: str) -> tuple[Client, m.Request]:
-    c = await ready(url)
-    await c.send(c.req.play_now("briscola"))
-    result = await c.play_until_over(random.Random(3))
-    assert result.record is not None
-    return c, c.req.get_replay(result.record)
-
-
-async def _rated_room_without_a_profile(url: str) -> tuple[Client, m.Request]:
-    """Anna, who has a profile, makes a rated public room; Bo, who has none, tries to join it."""
-    anna, bo = await ready(url), await ready(url, "Bo")
-    await anna.send(anna.req.create_profile("Anna"))
-    await anna.expect(m.Profile)
-    await anna.send(anna.req.create_room("scopa", humans=2, rated=True))
-    room: m.Snapshot = await anna.expect(m.Snapshot)
-    assert room.room.rated
-    return bo, bo.req.join(room=room.room.room)
-
-
 Scenario = Callable[[str], Awaitable[tuple[Client, m.Request]]]
 SCENARIOS: dict[str, Scenario] = {
     "hello": _hello,
@@ -319,6 +319,7 @@ SCENARIOS: dict[str, Scenario] = {
     "chat": _chat,
     "get_rules": _get_rules,
     "get_record": _get_record,
+    "get_replay": _get_replay,
     "create_profile": _create_profile,
     "rename_profile": _rename_profile,
     "new_transfer_code": _new_transfer_code,
@@ -326,7 +327,6 @@ SCENARIOS: dict[str, Scenario] = {
     "delete_profile": _delete_profile,
     "get_leaderboard": _get_leaderboard,
     "get_history": _get_history,
-    "get_replay": _get_replay,
 }
 
 
@@ -496,6 +496,14 @@ ERRORS: list[tuple[str, Scenario, str]] = [
     ("spectate", lambda u: _fresh(u, lambda c: c.req.spectate(code="ZZZZ2222")), "unknown_room"),
     ("chat", lambda u: _not_in_room(u, lambda c: c.req.chat("hello")), "not_in_room"),
     ("get_record", lambda u: _fresh(u, lambda c: c.req.get_record("r-0000000000000000-1")), "unknown_record"),
+    ("get_replay", lambda u: _fresh(u, lambda c: c.req.get_replay("r-0000000000000000-1")), "unknown_record"),
+    (
+        "create_room",
+        lambda u: _fresh(u, lambda c: c.req.create_room("scopa", rated=True)),
+        "profile_required",
+    ),
+    ("play_now", lambda u: _fresh(u, lambda c: c.req.play_now("scopa", rated=True)), "profile_required"),
+    ("join_room", _rated_room_without_a_profile, "profile_required"),
     (
         "quick_match",
         lambda u: _fresh(u, lambda c: c.req.quick_match("scopa", rated=True)),
@@ -521,14 +529,6 @@ ERRORS: list[tuple[str, Scenario, str]] = [
         lambda u: _fresh(u, lambda c: c.req.get_history("p-0000000000000000")),
         "unknown_player",
     ),
-    ("get_replay", lambda u: _fresh(u, lambda c: c.req.get_replay("r-0000000000000000-1")), "unknown_record"),
-    (
-        "create_room",
-        lambda u: _fresh(u, lambda c: c.req.create_room("scopa", rated=True)),
-        "profile_required",
-    ),
-    ("play_now", lambda u: _fresh(u, lambda c: c.req.play_now("scopa", rated=True)), "profile_required"),
-    ("join_room", _rated_room_without_a_profile, "profile_required"),
 ]
 
 

@@ -226,3 +226,20 @@ async def test_a_rematch_journals_the_ends_the_archive_does_not_have_yet(
     history = await server.archive.history(profile.player.id)
     assert sorted(e.record for e in history) == sorted([first.record or "", second.record or ""])
     assert [r.games for r in await server.archive.ratings(profile.player.id)] == [2]
+
+
+async def test_a_record_not_on_this_node_while_the_database_is_away_is_asked_for_again_later(
+    server: CardaviaServer, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def unreachable(*args: object) -> None:
+        raise StorageUnavailable("connection refused")
+
+    monkeypatch.setattr(server.archive, "load_record", unreachable)
+    anna = await client(url)
+    await anna.hello()
+    for request in (anna.req.get_record("r-0123456789abcdef-1"), anna.req.get_replay("r-0123456789abcdef-1")):
+        await anna.send(request)
+        error: m.Error = await anna.expect(m.Error)
+        assert (error.code, error.id) == ("storage_unavailable", request.id)
+        assert error.retry_after is not None
+        assert error.retry_after > 0
