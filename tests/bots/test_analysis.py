@@ -97,3 +97,22 @@ def test_a_record_that_does_not_replay_is_refused(strong_v_random: dict[str, Any
     broken["deals"][0]["actions"][0]["play"] = "XX"
     with pytest.raises(ValueError, match="does not replay"):
         analyse(broken, {0}, budget=BUDGET)
+
+
+@pytest.mark.parametrize("game_id", ["scopa", "schnapsen", "doudizhu"])
+def test_every_game_is_analysed_with_legal_choices(game_id: str) -> None:
+    game = get_game(game_id)
+    bots = [make_bot(game_id, "random", f"r{seat}") for seat in range(game.players)]
+    state: State[Any] = game.new(None, "every game")
+    while (seat := state.to_move) is not None:
+        state, _ = state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat)), seat=seat)
+    record = json.loads(dumps(make_record(state, seats=[Seat("r")] * game.players, seed="every game")))
+    entries = analyse(record, {0}, budget=4, seed=SEED)
+    _, steps = replay_states(record)
+    assert len(entries) == len(steps)
+    for entry, step in zip(entries, steps, strict=True):
+        assert (entry is None) == (step.seat != 0)
+        if entry is not None:
+            legal = [a.to_data() for a in step.before.legal_actions(0)]
+            assert entry["best"] in legal
+            assert entry.get("forced", False) == (len(legal) == 1)
