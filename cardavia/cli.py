@@ -66,6 +66,10 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.server is not None:  # a finished match from a server, step by step (the terminal client's)
+        from cardavia.clients.cli.replay import run
+
+        return run(args)
     from cardavia.games.records import read_lines, replay
 
     path = Path(args.file)
@@ -363,9 +367,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="write one record per match (JSON Lines)")
     p.set_defaults(run=_selfplay)
 
-    p = sub.add_parser("replay", help="replay game records and report any mismatch")
-    p.add_argument("file", help="a JSON Lines file of records, or - for standard input")
+    p = sub.add_parser(
+        "replay",
+        help="replay game records and report any mismatch, or step through a finished match from a server",
+    )
+    p.add_argument(
+        "file",
+        metavar="FILE|RECORD",
+        help="a JSON Lines file of records, or - for standard input; with --server a match's record id",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only mismatches and the summary")
+    p.add_argument(
+        "--server",
+        metavar="URL",
+        help="open the finished match RECORD from this server (ws://host:port/): every move, every hand"
+        " and the strong bot's choice where a player's move differed",
+    )
+    p.add_argument("--lang", help="with --server: the language of the words (en it sv nb es pl)")
+    p.add_argument("--step", action="store_true", help="with --server: wait for enter after each move")
     p.set_defaults(run=_replay)
 
     p = sub.add_parser(

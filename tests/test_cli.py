@@ -56,6 +56,19 @@ def test_replay_reports_ok_and_mismatches(tmp_path: Path, capsys: pytest.Capture
     assert "3 records, 1 replay exactly, 2 with mismatches" in out
 
 
+def test_replay_from_a_server_is_an_option_of_the_same_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    usage = capsys.readouterr().out
+    assert "--server URL" in usage
+    assert "--step" in usage
+    assert "FILE|RECORD" in usage
+    code, out, err = _run(capsys, "replay", "--server", "ftp://nowhere.invalid/", "r-1-1", "--lang", "en")
+    assert code == 2
+    assert not out
+    assert "ws://host:port/" in err
+
+
 def test_replay_of_a_missing_file_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

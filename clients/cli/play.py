@@ -8,6 +8,12 @@ child process is the only way it runs one. That server is a private one: it
 keeps its lobby in memory whatever ``CARDAVIA_*`` variables say, so that a shell
 set up for a cluster does not make it join the cluster's lobby as a node.
 
+The player key of a profile made or brought here with ``cardavia play`` is
+kept in the settings file (``keys.play_file()``: ``$XDG_CONFIG_HOME/cardavia/play.json``,
+readable by the user alone), one key per server, and sent in each hello to
+that server only. The embedded server's profiles end with it, so no key of
+its is kept.
+
 The client speaks the language ``--lang`` names, by default the system
 locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when Cardavia speaks it, else
 English; what this command prints before and after the client runs is in that
@@ -48,7 +54,11 @@ class ServerDidNotStart(RuntimeError):
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "play", help="play in the terminal against bots and people (starts a local server if none runs)"
+        "play",
+        help="play in the terminal against bots and people (starts a local server if none runs)",
+        description="Play in the terminal against bots and people. A profile made or brought here keeps"
+        " its player key in $XDG_CONFIG_HOME/cardavia/play.json (~/.config/cardavia/play.json),"
+        " readable by you alone, one key per server.",
     )
     p.add_argument(
         "--server",
@@ -100,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         say("app.play.bad_url", url=url, example="ws://host:port/")
         return 2
+    from cardavia.clients.cli.keys import KeyFileError, KeyStore, play_file
+
+    keys: KeyStore | None = KeyStore(play_file())
     with contextlib.ExitStack() as stack:
         if not answers(url):
             if args.server is not None:
@@ -111,10 +124,16 @@ def run(args: argparse.Namespace) -> int:
             except ServerDidNotStart as exc:
                 say("app.play.local_failed", log=exc.log)
                 return 1
+            keys = None  # a server of our own, gone when we are: its profiles go with it
+        try:
+            key = keys.key(url) if keys is not None else None
+        except KeyFileError as exc:
+            say("profile.cli.settings_unreadable", problem=str(exc))
+            return 2
         from cardavia.clients.cli.session import Session
         from cardavia.clients.cli.tui.app import CardaviaApp
 
-        app = CardaviaApp(Session(url, name, lang=lang), name=name, lang=lang)
+        app = CardaviaApp(Session(url, name, lang=lang, player=key), name=name, lang=lang, keys=keys)
         app.run()
         if app.failed:
             print(f"cardavia play: {app.failed}", file=sys.stderr)

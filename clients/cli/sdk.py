@@ -35,7 +35,7 @@ import inspect
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -212,10 +212,19 @@ class BotClient:
     the server's per-connection limit (20 messages a second, bursts of 40, by default). None: no limit."""
     lang: str = "en"
     reconnect: bool = True
+    player_key: str | None = None
+    """The player key of the bot's profile, sent in each ``hello`` (None: an anonymous bot)."""
+    rated: bool = False
+    """Ask for rated matches (``quick`` and ``play_now``; needs ``player_key``)."""
+    after_match: Callable[[Session, GameResult], Coroutine[Any, Any, None]] | None = None
+    """Run as a task of its own after each match (the bot plays on meanwhile); ``run()`` waits for
+    every one before it closes the session, so a last look at the leaderboard still has it."""
     on_result: Callable[[GameResult], None] | None = None
     on_message: Callable[[Item], None] | None = None
     """Sees every server message and reconnection notice first (for logs and displays)."""
     results: list[GameResult] = field(default_factory=list, init=False)
+    rating_changes: dict[str, m.RatingChange] = field(default_factory=dict, init=False)
+    """Each rated match's ``rating_change`` by record id, as the server pushes them."""
     session: Session | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -246,8 +255,10 @@ class BotClient:
         starting the next match)."""
         self._records: set[str | None] = set()
         self._starter: asyncio.Task[None] | None = None
+        self._after: list[asyncio.Task[None]] = []
         self._in_match = False
         self._pacer = Pacer(self.rate, BURST)
+        self._rating_seen = asyncio.Event()
 
     async def seated(self) -> m.RoomInfo:
         """The room, once the bot has a seat in it (its code lets others join)."""
@@ -259,8 +270,11 @@ class BotClient:
         return self._seated
 
     async def run(self) -> list[GameResult]:
-        async with Session(self.url, self.name, lang=self.lang, reconnect=self.reconnect) as session:
+        async with Session(
+            self.url, self.name, lang=self.lang, reconnect=self.reconnect, player=self.player_key
+        ) as session:
             self.session = session
+            session.observers.append(self._observe)
             try:
                 await self._enter(session)
                 async for item in session.messages():
@@ -268,6 +282,8 @@ class BotClient:
                         self.on_message(item)
                     if await self._on(session, item):
                         break
+                if self._after:
+                    await asyncio.gather(*self._after)
                 with_leave = session.connected and session.room is not None
                 if with_leave:
                     # leaving is a courtesy: the seat goes to a bot either way
@@ -276,6 +292,8 @@ class BotClient:
             finally:
                 if self._starter is not None:
                     self._starter.cancel()
+                for task in self._after:
+                    task.cancel()
                 if self._seated is not None and not self._seated.done():  # someone waits in seated()
                     self._seated.set_exception(ConnectionError(f"{self.name} never got a seat"))
         if len(self.results) < self.games:
@@ -284,12 +302,32 @@ class BotClient:
             )
         return self.results
 
+    def _observe(self, message: m.Reply) -> None:
+        """Every message as the session reads it: a ``rating_change`` may come while nobody reads."""
+        if isinstance(message, m.RatingChange):
+            self.rating_changes[message.record] = message
+            self._rating_seen.set()
+
+    async def rating_change(self, record: str | None, timeout: float) -> m.RatingChange | None:
+        """The rating change of the match ``record`` once the server has written it; None when it
+        does not come within ``timeout`` seconds (a casual match, or the database is away)."""
+        if record is None:
+            return None
+        try:
+            async with asyncio.timeout(timeout):
+                while record not in self.rating_changes:
+                    self._rating_seen.clear()
+                    await self._rating_seen.wait()
+        except TimeoutError:
+            return None
+        return self.rating_changes[record]
+
     async def _enter(self, session: Session) -> None:
         req = session.requests
         if self.code is not None or self.room is not None:
             await session.request(req.join(room=self.room, code=self.code))
         elif self.quick:
-            await session.request(req.quick_match(self.game))
+            await session.request(req.quick_match(self.game, rated=self.rated))
         elif self.humans is not None:
             create = req.create_room(
                 self.game,
@@ -307,7 +345,7 @@ class BotClient:
             elif self.humans <= 1:
                 await session.request(req.start())
         else:
-            await session.request(req.play_now(self.game, bot_level=self.bot_level))
+            await session.request(req.play_now(self.game, bot_level=self.bot_level, rated=self.rated))
 
     async def _start_when_full(self, session: Session, made: m.Snapshot) -> None:
         """The owner starts its public room once no seat for people is open (the room leaves the list)."""
@@ -414,6 +452,8 @@ class BotClient:
             self.bot.on_match_end(done)
         if self.on_result is not None:
             self.on_result(done)
+        if self.after_match is not None:
+            self._after.append(asyncio.get_running_loop().create_task(self.after_match(session, done)))
         if len(self.results) >= self.games:
             return True
         rematch = m.Rematch(id=session.requests.next_id())

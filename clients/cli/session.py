@@ -40,6 +40,14 @@ frames are answered in order), and with the error that names its id.
 A close with code 1008 (policy: replaced by a newer connection, too many bad
 messages, an unsupported version) ends the session instead: reconnecting
 would only fight the server or another connection of the same player.
+
+The player key. A session made with ``player=KEY`` sends the key in every
+``hello`` (the first, each reconnection and each redirect), so the profile
+stays with the player across drops and nodes; it is sent nowhere else. A
+``profile`` answer that carries a new key (a profile made or brought over
+from another device) becomes the key of later hellos, and ``profile_deleted``
+drops it. ``player`` is the profile the session holds now (None: anonymous);
+``player_error`` why the last hello's key was not taken.
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -162,10 +170,12 @@ class Session:
         give_up_after: float | None = 300.0,
         room_wait: float = 30.0,
         resume: str | None = None,
+        player: str | None = None,
     ) -> None:
         """``give_up_after``: seconds of failed attempts before the session ends (None: never);
         ``room_wait``: how long a player dropped mid-game waits for its room to come back;
-        ``resume``: the resume token of an earlier session (``welcome.resume``), to take its seat back."""
+        ``resume``: the resume token of an earlier session (``welcome.resume``), to take its seat back;
+        ``player``: the player key of a profile, sent in each ``hello`` and nowhere else."""
         self.url = url
         self.home_url = url
         """The URL the session started with; reconnection falls back to it when the current node is gone."""
@@ -183,6 +193,14 @@ class Session:
         self.in_game = False
         """True from a snapshot of a running game until its ``match_result``: a drop now must resume."""
         self.reconnects = 0
+        self.player: m.PlayerInfo | None = None
+        """The profile this session holds (from ``welcome``, then ``profile``); None: anonymous."""
+        self.player_error: str | None = None
+        """Why the last ``hello``'s player key was not taken (``welcome.player_error``)."""
+        self.observers: list[Callable[[m.Reply], None]] = []
+        """Called with every server message as it is read, before ``messages()`` yields it: for a
+        caller that must see pushed messages (``rating_change``) while it is not reading the stream."""
+        self._player_key = player
         self._token: str | None = resume
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -229,6 +247,15 @@ class Session:
         if self._ws is not None:
             await self._ws.close()
         self._end(None)
+
+    @property
+    def has_player_key(self) -> bool:
+        """True when hellos carry a player key (the key itself is never shown)."""
+        return self._player_key is not None
+
+    def use_player_key(self, key: str | None) -> None:
+        """Send ``key`` in later hellos (None: play on without a profile after the next reconnect)."""
+        self._player_key = key
 
     @property
     def connected(self) -> bool:
@@ -363,6 +390,14 @@ class Session:
             self.in_game = False
         elif isinstance(message, m.Left):
             self.in_game, self.room = False, None
+        elif isinstance(message, m.Profile):
+            self.player = message.player
+            if message.key is not None:
+                self._player_key = message.key  # this device's new key: every later hello sends it
+        elif isinstance(message, m.ProfileDeleted):
+            self.player, self._player_key = None, None
+        for observer in self.observers:
+            observer(message)
         self._settle(message)
         self._inbox.put_nowait(message)
 
@@ -414,7 +449,7 @@ class Session:
         ws = await connect(url, compression=None, max_size=MAX_FRAME, open_timeout=HANDSHAKE_TIMEOUT)
         self._token_refused = False
         try:
-            hello = self.requests.hello(self.name, lang=self.lang, resume=resume)
+            hello = self.requests.hello(self.name, lang=self.lang, resume=resume, player=self._player_key)
             if last_seq is not None:
                 hello = hello.model_copy(update={"last_seq": last_seq})
             await ws.send(encode(hello))
@@ -431,6 +466,7 @@ class Session:
             await ws.close()
             raise
         self._ws, self.url, self.welcome, self._token = ws, url, message, message.resume
+        self.player, self.player_error = message.player, message.player_error
         return message
 
     async def _follow(self, redirect: m.Redirect) -> None:

@@ -20,6 +20,7 @@ from typing import Protocol
 from textual.app import App
 from textual.binding import Binding
 
+from cardavia.clients.cli.keys import PLAYER, KeyFileError, KeyStore
 from cardavia.clients.cli.session import (
     ROOM_MOVING,
     ROOM_NOT_BACK,
@@ -51,6 +52,12 @@ RECONNECT_REASONS = {
 the network's or the server's words, shown as they come)."""
 
 
+FORGOTTEN_KEYS = frozenset({"unknown_player", "malformed_player_key"})
+"""Why a hello's key was not taken, for the reasons that mean it never will be (the profile was
+deleted on another device, or the file was damaged): the key is dropped. A database that is away
+(``storage_unavailable``) keeps it for the next start."""
+
+
 class SessionLike(Protocol):
     """What the app needs of ``cardavia.clients.cli.session.Session`` (tests pass a scripted one)."""
 
@@ -58,6 +65,8 @@ class SessionLike(Protocol):
     requests: Requests
     store: ViewStore
     welcome: m.Welcome | None
+    player: m.PlayerInfo | None
+    player_error: str | None
 
     async def connect(self) -> m.Welcome: ...
 
@@ -66,6 +75,8 @@ class SessionLike(Protocol):
     async def request(self, request: m.Request, timeout: float = 10.0) -> m.Reply: ...
 
     def messages(self) -> AsyncIterator[Item]: ...
+
+    def use_player_key(self, key: str | None) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -81,9 +92,16 @@ class CardaviaApp(App[None]):
         Binding("f1", "rules", "app.key.rules", show=False),
     ]
 
-    def __init__(self, session: SessionLike, *, name: str, lang: str = "en") -> None:
+    def __init__(
+        self, session: SessionLike, *, name: str, lang: str = "en", keys: KeyStore | None = None
+    ) -> None:
+        """``keys``: where the player key of a profile made or brought here is kept (None: nowhere,
+        as for the embedded server, whose profiles end with it)."""
         super().__init__()
         self.session = session
+        self.keys = keys
+        self.server = session.url
+        """The URL the client started with: the key file keeps keys under it."""
         self.player = name
         self.texts = Texts(lang)
         """Every word the client shows, in the player's language (``self.texts(key, **args)``)."""
@@ -110,6 +128,11 @@ class CardaviaApp(App[None]):
             self.lobby.status(self.texts("app.q_quits", problem=self.failed))
             return
         self.lobby.connected(self.session.url, self.player)
+        self.lobby.profile_known(self.session.player is not None)
+        if welcome.player_error is not None:  # an anonymous start: say why, in the player's words
+            self.note(self.texts("profile.cli.key_refused", reason=self.texts.error(welcome.player_error)))
+            if welcome.player_error in FORGOTTEN_KEYS:
+                self._forget_key()
         try:
             reply = await self.session.request(m.GetCatalogue(id=self.session.requests.next_id()))
             if isinstance(reply, m.Catalogue):
@@ -151,6 +174,8 @@ class CardaviaApp(App[None]):
                 self.note(self.texts("app.left", reason=reason))
         elif isinstance(item, m.Error):
             self._error(item)
+        elif isinstance(item, m.RatingChange):
+            self._rating_change(item)
         elif self.table is not None:
             if isinstance(item, m.Delta):
                 self.table.on_delta(item)
@@ -185,6 +210,45 @@ class CardaviaApp(App[None]):
         else:
             self.lobby.status(text)
         self.notify(text, severity="error", markup=False)
+
+    def _rating_change(self, change: m.RatingChange) -> None:
+        """A rated match was written: the rating moved once, by this much."""
+        from cardavia.clients.cli.tui.profile import change_text
+
+        game = self.catalogue.game_name(change.game, self.lang) if self.catalogue else change.game
+        text = self.texts(
+            "profile.cli.rating_change",
+            game=game,
+            change=change_text(self.texts, change.before, change.after),
+        )
+        if self.table is not None:
+            self.table.write(text)
+        self.note(text)
+
+    # ------------------------------------------------------------ profiles
+    def profile_changed(self, profile: m.Profile) -> None:
+        """A profile was made, brought here or renamed: keep a new key, re-label the lobby."""
+        if profile.key is not None and self.keys is not None:
+            try:
+                self.keys.remember(
+                    self.server, PLAYER, profile.key, player=profile.player.id, name=profile.player.name
+                )
+            except KeyFileError as exc:
+                self.note(self.texts("profile.cli.key_not_kept", problem=str(exc)), sticky=True)
+        self.lobby.profile_known(True)
+
+    def profile_deleted(self) -> None:
+        """The profile is gone: its key goes too, and matches are casual from now on."""
+        self._forget_key()
+        self.lobby.profile_known(False)
+
+    def _forget_key(self) -> None:
+        self.session.use_player_key(None)
+        if self.keys is not None:
+            try:
+                self.keys.forget(self.server, PLAYER)
+            except KeyFileError as exc:
+                self.note(self.texts("profile.cli.key_not_kept", problem=str(exc)), sticky=True)
 
     # ------------------------------------------------------------- actions
     def submit(self, request: m.Request, on_failure: Callable[[], None] | None = None) -> None:

@@ -42,6 +42,7 @@ def room_fields(
     private: bool,
     turn_seconds: str,
     texts: Texts | None = None,
+    rated: bool = False,
 ) -> Fields:
     """The ``create_room`` fields from what was typed; ValueError says what is wrong (in
     ``texts``' language, English by default)."""
@@ -78,6 +79,7 @@ def room_fields(
         "humans": humans,
         "bot_level": bot_level,
         "turn_seconds": seconds,
+        **({"rated": True} if rated else {}),  # a rated room: every person in it needs a profile
     }
 
 
@@ -102,8 +104,12 @@ class CreateRoomScreen(Modal[Fields | None]):
         Binding("ctrl+s", "create", "forms.key.create", priority=True),
     ]
 
-    def __init__(self, catalogue: Catalogue, game: str, deck: str, level: str | None) -> None:
+    def __init__(
+        self, catalogue: Catalogue, game: str, deck: str, level: str | None, *, rated: bool | None = None
+    ) -> None:
+        """``rated``: the first state of the rated box; None: no box (the player has no profile)."""
         super().__init__()
+        self.rated = rated
         self.catalogue = catalogue
         self.game = game or catalogue.games[0].id
         self.deck = deck
@@ -146,6 +152,8 @@ class CreateRoomScreen(Modal[Fields | None]):
                     Select(self._levels(), allow_blank=False, id="level", compact=True),
                 )
                 yield Checkbox(t("forms.create.private"), id="private", compact=True)
+                if self.rated is not None:
+                    yield Checkbox(t("profile.cli.create_room.rated"), self.rated, id="rated", compact=True)
                 yield self._field(
                     t("forms.create.timer"),
                     Input(placeholder=t("forms.create.timer.placeholder"), id="timer", compact=True),
@@ -256,6 +264,7 @@ class CreateRoomScreen(Modal[Fields | None]):
                 private=self.query_one("#private", Checkbox).value,
                 turn_seconds=self.query_one("#timer", Input).value,
                 texts=self.texts,
+                rated=self.rated is not None and self.query_one("#rated", Checkbox).value,
             )
         except ValueError as exc:
             self.query_one("#problem", Label).update(str(exc))

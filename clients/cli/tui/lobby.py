@@ -4,7 +4,10 @@ Keys: p plays now against bots (the highlighted game and deck, the chosen bot
 level), m finds a quick match with people, c creates a room with every option,
 j joins a room by its code, enter on an open room joins it, b changes the bot
 level, r refreshes the rooms, l changes the language (the lobby is re-labelled
-at once, and tables opened afterwards speak the new language).
+at once, and tables opened afterwards speak the new language). i opens the
+profile, t the chosen game's leaderboard, h the player's history, and a
+switches play now and quick match between rated and casual (rated needs a
+profile, and is the choice once there is one).
 """
 
 from __future__ import annotations
@@ -62,6 +65,10 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "lobby.key.watch"),
         Binding("l", "language", "lobby.key.language"),
         Binding("b", "bot_level", "lobby.key.bot_level"),
+        Binding("a", "rated", "profile.cli.key.rated"),
+        Binding("i", "profile", "profile.cli.key.profile"),
+        Binding("t", "leaderboard", "profile.cli.key.leaderboard"),
+        Binding("h", "history", "profile.cli.key.history", show=False),
         Binding("r", "refresh", "lobby.key.refresh", show=False),  # the rooms refresh every 5 s anyway
         Binding("q", "app.quit", "lobby.key.quit"),
     ]
@@ -80,6 +87,9 @@ class LobbyScreen(Screen[None]):
         """The server's URL and our name, once connected."""
         self._status = ""
         self._status_args: dict[str, str | int] = {}
+        self.has_profile = False
+        self.rated = False
+        """Whether play now and quick match ask for rated matches (only with a profile)."""
 
     @property
     def session_app(self) -> CardaviaApp:
@@ -149,6 +159,13 @@ class LobbyScreen(Screen[None]):
     def connected(self, url: str, name: str) -> None:
         self.where = (display_safe(url), display_safe(name))
         self._title()
+
+    def profile_known(self, present: bool) -> None:
+        """The session holds a profile (or no longer does): rated is the choice with one."""
+        if present != self.has_profile:
+            self.has_profile = self.rated = present
+        if self.is_mounted:
+            self._describe()
 
     def show_catalogue(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
@@ -246,6 +263,7 @@ class LobbyScreen(Screen[None]):
             f"bots.about.{self.game_id}.{level}", self.catalogue.bot_description(self.game_id, level)
         )
         lines.append(t("lobby.bots", level=t.get(f"bots.level.{level}", level), about=about))
+        lines.append(t("profile.cli.lobby.rated" if self.rated else "profile.cli.lobby.casual"))
         self.query_one("#deck-info", Static).update(Text("\n".join(line for line in lines if line)))
 
     def game_shown(self) -> str:
@@ -266,6 +284,7 @@ class LobbyScreen(Screen[None]):
                 "id": app.session.requests.next_id(),
                 **self._request_fields(),
                 "bot_level": self.levels.get(self.game_id),
+                "rated": self.rated,
             }
         )
         app.submit(request)
@@ -275,7 +294,38 @@ class LobbyScreen(Screen[None]):
             return
         app = self.session_app
         self.status("lobby.doing.quick_match", game=self.game_shown())
-        app.submit(m.QuickMatch.model_validate({"id": app.session.requests.next_id(), "game": self.game_id}))
+        app.submit(
+            m.QuickMatch.model_validate(
+                {"id": app.session.requests.next_id(), "game": self.game_id, "rated": self.rated}
+            )
+        )
+
+    def action_rated(self) -> None:
+        """Rated or casual for play now and quick match; rated only with a profile."""
+        if not self.has_profile:
+            self.status("profile.cli.lobby.needs_profile")
+            return
+        self.rated = not self.rated
+        self._describe()
+
+    def action_profile(self) -> None:
+        from cardavia.clients.cli.tui.profile import ProfileScreen
+
+        self.app.push_screen(ProfileScreen())
+
+    def action_leaderboard(self) -> None:
+        from cardavia.clients.cli.tui.profile import LeaderboardScreen
+
+        if self.game_id:
+            self.app.push_screen(LeaderboardScreen(self.game_id, self.game_shown()))
+
+    def action_history(self) -> None:
+        from cardavia.clients.cli.tui.profile import HistoryScreen
+
+        if not self.has_profile:
+            self.status("profile.cli.lobby.needs_profile")
+            return
+        self.app.push_screen(HistoryScreen())
 
     def action_create(self) -> None:
         if self.catalogue is None:
@@ -288,7 +338,10 @@ class LobbyScreen(Screen[None]):
                 self.status("lobby.doing.create", game=catalogue.game_name(fields["game"], self.lang))
                 app.submit(m.CreateRoom.model_validate({"id": app.session.requests.next_id(), **fields}))
 
-        form = CreateRoomScreen(catalogue, self.game_id, self.deck_id, self.levels.get(self.game_id))
+        rated = self.rated if self.has_profile else None
+        form = CreateRoomScreen(
+            catalogue, self.game_id, self.deck_id, self.levels.get(self.game_id), rated=rated
+        )
         self.app.push_screen(form, created)
 
     def action_join_code(self) -> None:

@@ -131,6 +131,17 @@ class MoveMenu:
         return combo_name(str(combo), self.texts)
 
     # ---------------------------------------------------------------- labels
+    def label(self, action: Mapping[str, Any]) -> str:
+        """Any action of this game in words, as the menu offers it (a replay's moves, a bot's choice);
+        ``view`` is the mover's view before it."""
+        if "play" in action:
+            return self._label(action)
+        if "combo" in action:
+            cards = self.names.cards([str(c) for c in action.get("cards", [])])
+            return self.texts("moves.reading", combo=self._combo(action["combo"]), cards=cards)
+        extra = self._extra(action)
+        return extra.label if extra is not None else ", ".join(f"{k} {v}" for k, v in action.items())
+
     def _label(self, action: Mapping[str, Any]) -> str:
         card = self.names.card(str(action["play"]))
         if self.game == "scopa":

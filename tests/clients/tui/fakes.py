@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from cardavia.bots.registry import catalogue as bot_catalogue
-from cardavia.clients.cli.session import Reconnected, Reconnecting
+from cardavia.clients.cli.session import ClientRequestError, Reconnected, Reconnecting
 from cardavia.games.engine import State
 from cardavia.games.registry import GAMES, get_game
 from cardavia.games.traditions import catalogue as deck_catalogue
@@ -81,9 +81,20 @@ class FakeSession:
         self.on_send: Callable[[m.Request], None] | None = None
         self._queue: asyncio.Queue[Item | None] = asyncio.Queue()
         self.closed = False
+        self.player: m.PlayerInfo | None = None
+        self.player_error: str | None = None
+        self.player_key: str | None = None
+        self.answers: dict[type[m.Request], Callable[[Any], m.Reply]] = {}
+        """How the scripted server answers other requests (an ``Error`` answer is a refusal)."""
 
     async def connect(self) -> m.Welcome:
-        self.welcome = m.Welcome(session="s-me", resume="token", server="fake/1")
+        self.welcome = m.Welcome(
+            session="s-me",
+            resume="token",
+            server="fake/1",
+            player=self.player,
+            player_error=self.player_error,
+        )
         return self.welcome
 
     async def send(self, request: m.Request) -> None:
@@ -98,10 +109,21 @@ class FakeSession:
             reply = catalogue_message(self.lang, request.id)
         elif isinstance(request, m.ListRooms):
             reply = m.Rooms(id=request.id, rooms=list(self.rooms))
+        elif type(request) in self.answers:
+            reply = self.answers[type(request)](request)
         else:
             raise AssertionError(f"the app asked {request!r} through request()")
+        if isinstance(reply, m.Error):
+            raise ClientRequestError(reply)
+        if isinstance(reply, m.Profile):  # as the real session: the profile it holds from now on
+            self.player = reply.player
+        elif isinstance(reply, m.ProfileDeleted):
+            self.player = None
         self.push(reply)
         return reply
+
+    def use_player_key(self, key: str | None) -> None:
+        self.player_key = key
 
     def push(self, item: Item) -> None:
         self._queue.put_nowait(item)
