@@ -30,6 +30,7 @@ from cardavia.games.records import replay
 from cardavia.games.registry import get_game
 from cardavia.launcher import LocalCluster, free_port
 from cardavia.protocol import messages as m
+from cardavia.server.store import Archive, open_archive
 from tests.support.clients import Client, client
 from tests.support.waiting import wait_until
 
@@ -262,11 +263,22 @@ async def test_rolling_every_node_mid_game_loses_and_doubles_no_move(tmp_path: P
     # each roll comes after more moves in every game: a room rebuilt twice at one point ran on two nodes
     assert len(rebuilt) == len(set(rebuilt)), f"a room was rebuilt twice from one journal: {sorted(rebuilt)}"
     adopted = {room for room, _ in rebuilt}
+    archive = open_archive(cluster.database_url)
+    await archive.open()
+    try:
+        await _check_records(archive, tables, adopted)
+    finally:
+        await archive.close()
+
+
+async def _check_records(archive: Archive, tables: list[Any], adopted: set[str]) -> None:
+    """Every match's record in the archive the nodes share: the moves each player saw accepted."""
     for (game, _), (anna, bo) in zip(TABLES, tables, strict=True):
         assert anna.result is not None
         assert bo.result is not None
         assert anna.result.record == bo.result.record
-        record = json.loads((records / f"{anna.result.record}.jsonl").read_text(encoding="utf-8"))
+        record = await archive.load_record(anna.result.record)  # the nodes' shared archive
+        assert record is not None
         assert record["game"] == game
         assert replay(record).problems == []
         assert [s["name"] for s in record["seats"][:2]] == [anna.name, bo.name]
