@@ -22,7 +22,7 @@ from cardavia.server.config import ServerConfig
 from cardavia.server.lobby import LobbyUnavailable
 from cardavia.server.profiles import CODE_ALPHABET, KEY_FORM
 from tests.server.store.helpers import bot, match_end, person
-from tests.server.store.outage import FolderOutage, Relay
+from tests.server.store.outage import FolderOutage, Relay, database_to_take_away
 from tests.support.clients import Client, client
 from tests.support.clock import FakeClock
 from tests.support.metrics import metric_samples
@@ -419,16 +419,8 @@ async def test_the_leaderboard_ranks_profiles_among_the_bot_levels(server: Carda
 async def outage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FolderOutage | Relay]:
     """A database of each backend that the test takes away and brings back (the SQLite file's
     folder moved away, or the relay to PostgreSQL cut)."""
-    if request.param == "sqlite":
-        folder = tmp_path / "volume"
-        folder.mkdir()
-        yield FolderOutage(folder)
-        return
-    async with fresh_database() as url:
-        relay = Relay(url)
-        await relay.up()
-        yield relay
-        await relay.down()
+    async with database_to_take_away(request.param, tmp_path) as database:
+        yield database
 
 
 def healthz(server: CardaviaServer) -> tuple[int, str]:

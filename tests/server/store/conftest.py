@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.server.store import Archive, open_archive
-from tests.server.store.outage import FolderOutage, Relay
+from tests.server.store.outage import FolderOutage, Relay, database_to_take_away
 from tests.support.postgres import fresh_database
 
 BACKENDS = ("sqlite", "postgres")
@@ -38,13 +38,5 @@ async def archive(archive_url: str) -> AsyncIterator[Archive]:
 async def outage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FolderOutage | Relay]:
     """A database of each backend that a test can take away and bring back
     (tests/server/store/outage.py); it starts up."""
-    if request.param == "sqlite":
-        folder = tmp_path / "volume"
-        folder.mkdir()
-        yield FolderOutage(folder)
-        return
-    async with fresh_database() as url:
-        relay = Relay(url)
-        await relay.up()
-        yield relay
-        await relay.down()
+    async with database_to_take_away(request.param, tmp_path) as database:
+        yield database

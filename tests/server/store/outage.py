@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from tests.support.ports import free_port
+from tests.support.postgres import fresh_database
 
 
 @dataclass
@@ -91,3 +93,20 @@ class Relay:
                 writer.write(data)
                 await writer.drain()
         writer.transport.abort()
+
+
+@contextlib.asynccontextmanager
+async def database_to_take_away(backend: str, tmp_path: Path) -> AsyncIterator[FolderOutage | Relay]:
+    """A database of ``backend`` ("sqlite" or "postgres") that a test can take away and bring
+    back: the SQLite file's folder moved away, or the relay to a fresh PostgreSQL database cut.
+    It starts up."""
+    if backend == "sqlite":
+        folder = tmp_path / "volume"
+        folder.mkdir()
+        yield FolderOutage(folder)
+        return
+    async with fresh_database() as url:
+        relay = Relay(url)
+        await relay.up()
+        yield relay
+        await relay.down()
