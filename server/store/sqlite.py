@@ -155,7 +155,7 @@ class SqliteArchive(Archive):
             raise StorageUnavailable(f"cannot open the SQLite database {self.path}: {exc}") from exc
         try:
             db.row_factory = sqlite3.Row
-            db.execute("PRAGMA journal_mode=WAL")
+            self._enter_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
@@ -167,6 +167,21 @@ class SqliteArchive(Archive):
             raise
         self._db, self._file, self._created = db, self._identity(), True
         return db
+
+    def _enter_wal(self, db: Db) -> None:
+        """Put the file in WAL mode (it stays so). SQLite answers "database is locked" at once,
+        without its busy handler, when another connection holds a lock while the mode changes
+        (two nodes opening a new file together), so the change is tried again until
+        ``busy_timeout`` has passed (in the thread: a pause here holds up no event loop)."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.005)
 
     @staticmethod
     def _migrate(db: Db) -> None:
