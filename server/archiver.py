@@ -37,7 +37,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -45,11 +44,8 @@ from dataclasses import astuple
 from typing import Any, Final
 
 from cardavia.games.ratings import Rating
-from cardavia.server.store import Archive, MatchEnd, RatingChange, SeatEnd, StorageUnavailable
+from cardavia.server.store import RECORD_ID, Archive, MatchEnd, RatingChange, SeatEnd, StorageUnavailable
 from cardavia.server.store.base import MatchesRefused, Written
-
-RECORD_ID: Final = re.compile(r"[A-Za-z0-9-]{1,64}")
-"""What a record id looks like (``<room id>-<match number>``); any other id names no record."""
 
 log = logging.getLogger("cardavia.archiver")
 

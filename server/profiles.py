@@ -37,17 +37,20 @@ from cardavia.server.connection import Connection
 from cardavia.server.lobby import DEFAULT_RATING, LobbyUnavailable
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
-from cardavia.server.store import GameRating, HistoryEntry, Player, Standing, StorageUnavailable
+from cardavia.server.store import (
+    PLAYER_ID,
+    RECORD_ID,
+    GameRating,
+    HistoryEntry,
+    Player,
+    Standing,
+    StorageUnavailable,
+)
 
 log = logging.getLogger("cardavia.server")
 
 KEY_FORM: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A player key as the server gives it out: ``secrets.token_urlsafe(24)``, 32 URL-safe characters."""
-PLAYER_ID_FORM: Final = re.compile(r"p-[0-9a-f]{16}")
-"""A profile's public id, as the archive makes it."""
-RECORD_ID_FORM: Final = re.compile(r"[!-~]{1,64}")
-"""What a record id may be (``<room>-<n>``: printable ASCII, no space); a ``before`` of any
-other form names no record, so its page is empty, and it never reaches the database."""
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Transfer codes' characters: digits and capitals without the look-alikes 0, 1, I, L and O."""
 CODE_LENGTH: Final = 10
@@ -283,7 +286,7 @@ class ProfileHandlers:
     async def on_get_history(self, conn: Connection, msg: m.GetHistory) -> None:
         if msg.player is None:
             wanted = self._held(conn).id
-        elif PLAYER_ID_FORM.fullmatch(msg.player) is None:
+        elif PLAYER_ID.fullmatch(msg.player) is None:
             raise ProtocolError("unknown_player", "no profile has that id")
         else:
             wanted = msg.player
@@ -294,8 +297,8 @@ class ProfileHandlers:
                 await self._gone(conn)
             raise ProtocolError("unknown_player", "no profile has that id")
         ratings = await archive.ratings(wanted)
-        if msg.before is not None and RECORD_ID_FORM.fullmatch(msg.before) is None:
-            matches = []  # after a match that cannot exist: nothing
+        if msg.before is not None and RECORD_ID.fullmatch(msg.before) is None:
+            matches = []  # after a match that cannot exist: nothing, and no database asked
         else:
             matches = await archive.history(wanted, limit=msg.limit, before=msg.before)
         conn.send(

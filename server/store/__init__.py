@@ -2,6 +2,8 @@
 in SQLite (one machine) or PostgreSQL (a cluster); ``base.py`` tells how it works."""
 
 from cardavia.server.store.base import (
+    PLAYER_ID,
+    RECORD_ID,
     Archive,
     GameRating,
     HistoryEntry,
@@ -16,6 +18,8 @@ from cardavia.server.store.base import (
 )
 
 __all__ = [
+    "PLAYER_ID",
+    "RECORD_ID",
     "Archive",
     "GameRating",
     "HistoryEntry",

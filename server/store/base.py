@@ -57,7 +57,12 @@ from cardavia.games.ratings import Rating, match_ratings
 HASH = re.compile(r"[0-9a-f]{64}")
 """A key or transfer code as the store sees it: the sha256 hex of the secret."""
 
-PLAYER_ID = re.compile(r"p-[0-9a-f]{16}")
+PLAYER_ID: Final = re.compile(r"p-[0-9a-f]{16}")
+"""A profile's public id, as ``new_player_id`` makes it; an id of any other form names no profile."""
+
+RECORD_ID: Final = re.compile(r"[A-Za-z0-9-]{1,64}")
+"""A record id as the server makes it (``<room id>-<match number>``); an id of any other form
+names no record, so it need not reach the database."""
 
 RECORD_ID_LENGTH: Final = 200
 """The longest record id the store takes (the server's are ``<room>-<n>``)."""
