@@ -61,6 +61,13 @@ def footer_keys(screen: Screen[Any]) -> dict[str, str]:
     return {k.key: k.description for k in screen.query_one(Footer).query(FooterKey)}
 
 
+async def footer_key(pilot: Any, screen: Screen[Any], key: str) -> str:
+    """What the footer of ``screen`` says ``key`` does, once it says it: a footer draws its keys
+    a moment after its screen is shown, so reading it at once may find none yet."""
+    await until(pilot, lambda: key in footer_keys(screen), f"the footer's {key!r} key")
+    return footer_keys(screen)[key]
+
+
 async def catalogue_ready(pilot: Any, app: CardaviaApp) -> None:
     """Wait until the lobby has the server's catalogue and a game chosen."""
     await until(pilot, lambda: app.lobby.catalogue is not None and app.lobby.game_id, "the catalogue")

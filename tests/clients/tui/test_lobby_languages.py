@@ -27,7 +27,7 @@ from cardavia.games.rules import LANGUAGES
 from cardavia.games.traditions import TRADITIONS
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts, own_messages
-from tests.clients.tui.driver import footer_keys, screen_ready, screen_text, until
+from tests.clients.tui.driver import footer_key, footer_keys, screen_ready, screen_text, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable, room_info
 from tests.clients.tui.positions import scopa
 
@@ -203,7 +203,7 @@ async def test_the_language_is_switched_in_the_lobby_without_restarting() -> Non
         await shown(pilot, app, CreateRoomScreen, "the form")
         assert polish("forms.create.title") in screen_text(app)
         assert english_on_screen(app, "pl") == set()
-        assert footer_keys(app.screen)["escape"] == polish("forms.key.back")
+        assert await footer_key(pilot, app.screen, "escape") == polish("forms.key.back")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
         # and so do the tables opened after the switch

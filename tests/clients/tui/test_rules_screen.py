@@ -16,7 +16,7 @@ from cardavia.games.registry import get_game
 from cardavia.games.rules import RulesText, rules_text
 from cardavia.games.traditions import game_name
 from cardavia.protocol.i18n import Texts
-from tests.clients.tui.driver import catalogue_ready, footer_keys, screen_ready, screen_text, until
+from tests.clients.tui.driver import catalogue_ready, footer_key, screen_ready, screen_text, until
 from tests.clients.tui.fakes import FakeSession, ScriptedTable
 
 SIZE = (100, 32)
@@ -43,7 +43,7 @@ async def test_the_lobby_opens_the_chosen_games_rules_in_italian() -> None:
         await rules_shown(pilot, app, "scopa", "it")
         assert "Scopo del gioco" in screen_text(app)  # a heading of games/data/rules/scopa.it.md
         assert Texts("it")("rules.hint") in screen_text(app)
-        assert footer_keys(app.screen)["escape"] == "chiudi"
+        assert await footer_key(pilot, app.screen, "escape") == "chiudi"
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is app.lobby, "the lobby")
 
