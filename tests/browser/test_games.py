@@ -143,7 +143,7 @@ def test_schnapsen_exchange_and_closing(person: PersonFactory) -> None:
             # close once an exchange was made (closing ends the drawing, and with it the chances
             # of holding the trump jack), or after several deals without one
             if done["exchange"] or deals_done(player) >= 8:
-                assert close.get_by_text("close the talon").count() == 1
+                assert close.get_by_text("close the stock").count() == 1
                 close.click()
                 page.get_by_text(player.t("table.schnapsen.closed_by")).wait_for()
                 done["close"] += 1

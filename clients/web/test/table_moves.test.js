@@ -53,13 +53,13 @@ test("Schnapsen: a lead with or without the marriage, the exchange and the close
   const menu = new MoveMenu("schnapsen", legal, { trump: "S", indicator: "AS" }, names());
   assert.deepEqual(menu.options("QH").map((o) => o.label), [
     "play Hearts · Queen",
-    "lead Hearts · Queen and announce the marriage in Hearts (20)",
+    "lead Hearts · Queen and announce a marriage in Hearts (20)",
   ]);
   const trumpMarriage = new MoveMenu("schnapsen", [{ play: "KS", marriage: true }], { trump: "S" }, names());
   assert.match(trumpMarriage.options("KS")[0].label, /\(40\)$/);
   assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [
     ["x", "exchange Spades · Jack for Spades · Ace"],
-    ["c", "close the talon"],
+    ["c", "close the stock"],
   ]);
   assert.deepEqual(menu.extraFor("c")?.action, { close: true });
   assert.equal(menu.extraFor("p"), null);

@@ -20,9 +20,9 @@ test("Scopa: a capture says it all, a scopa is added to its line", () => {
     { type: "deal_round", stock: 24 },
   ], {});
   assert.deepEqual(lines, [
-    "Anna took Clubs · 3 + Clubs · 4 with Diamonds · 7 — scopa!",
+    "Anna takes Clubs · 3 + Clubs · 4 with Diamonds · 7 — scopa!",
     "Bot lays Clubs · King on the table",
-    "Three more cards each; 24 cards left in the deck",
+    "Three more cards each; 24 cards left in the stock",
   ]);
 });
 
@@ -44,10 +44,10 @@ test("Briscola and Schnapsen: tricks, the trump card drawn, marriages, exchanges
     { type: "close", seat: 1 },
     { type: "deal", deal: 1, dealer: 0, indicator: "TH" },
   ], {}), [
-    "Anna announces the marriage in Hearts: 20 points",
+    "Anna announces a marriage in Hearts: 20 points",
     "Bot exchanges Spades · Jack for Spades · Ace",
-    "Bot closes the talon",
-    "Deal 2, dealt by Anna; turned up Hearts · 10",
+    "Bot closes the stock",
+    "Deal 2, dealt by Anna; trump card Hearts · 10",
   ]);
 });
 
@@ -68,8 +68,8 @@ test("Dou Dizhu: the auction, plays and the peasants' shared win", () => {
   assert.deepEqual(lines, [
     "Bo: no bid",
     "Cy: bid 3",
-    "Cy is the landlord at 3 and takes the kitty: Spades · 8, Hearts · 9, Diamonds · Ace",
-    "Cy plays a pair: Clubs · 5, Diamonds · 5",
+    "Cy becomes the landlord with a bid of 3 and takes the kitty: Spades · 8, Hearts · 9, Diamonds · Ace",
+    "Cy plays Clubs · 5, Diamonds · 5 (pair)",
     "Anna passes",
     "Cy wins the round and leads",
     "The peasants win the deal: Anna +3 · Bo +3 · Cy -6",
@@ -112,7 +112,7 @@ test("Scopa's deal summary shows each point with who scored it", () => {
   assert.deepEqual(rows.scopas, ["+1", "0"]);
   assert.deepEqual(rows["points this deal"], ["+4", "+1"]);
   assert.deepEqual(rows["match totals"], ["9", "4"]);
-  assert.deepEqual(out.notes, ["primiera: a tie, no point"]);
+  assert.deepEqual(out.notes, ["primiera: tied, no point"]);
 });
 
 test("Schnapsen's deal summary says why and what the deal was worth", () => {
@@ -127,8 +127,8 @@ test("Schnapsen's deal summary says why and what the deal was worth", () => {
   assert.deepEqual(rows["game points"], ["0", "+3"]);
   assert.deepEqual(rows.match, ["5 of 7", "3 of 7"]);
   assert.deepEqual(out.notes, [
-    "Why: Anna closed the talon and did not reach 66; 3 game points (counted at the close)",
-    "At the close the opponent had 0 points and had no trick",
+    "Why: Anna closed the stock and did not reach 66; 3 game points (judged when the stock was closed)",
+    "When the stock was closed, the opponent had 0 points and no trick",
     "Anna's marriage of 20 never counted (no trick won)",
   ]);
 });
@@ -141,7 +141,7 @@ test("Dou Dizhu's summaries: the stake, and the peasants' title", () => {
   }, 1, {});
   assert.equal(deal.title, "Deal 1: the peasants win");
   assert.deepEqual(deal.rows[0].cells, ["peasant", "peasant", "landlord"]);
-  assert.equal(deal.notes[0], "Bid 1 x multiplier 2 (1 bomb)");
+  assert.equal(deal.notes[0], "Bid 1 × multiplier 2 (1 bomb)");
   const match = matchBreakdown("doudizhu", n, { scores: [2, 2, -4], winner: null, reason: "shared", record: "rec-1" }, { landlord: 2, deals: 1 });
   assert.equal(match.title, "You and Anna win as the peasants!");
   assert.deepEqual(match.rows[0].cells, ["2", "2", "-4"]);
@@ -173,7 +173,7 @@ test("seat facts, scores and the turn line", () => {
   assert.equal(scoresText("scopa", n, { totals: [3, 1], target: 11 }), "totals: Anna 3 · Bot 1 (to 11)");
   assert.equal(scoresText("schnapsen", n, { counts: [7, 5], target: 7 }), "game points: Anna 0 · Bot 2 (to 7)");
   assert.equal(turnText(n, { to_move: 0 }), "your turn");
-  assert.equal(turnText(n, { to_move: 1 }), "Bot to move");
+  assert.equal(turnText(n, { to_move: 1 }), "Bot to play");
   assert.equal(turnText(n, { to_move: null, result: { winner: 0 } }), "match over");
 });
 
@@ -213,8 +213,8 @@ test("Dou Dizhu: each seat's play or pass in the round on the table", () => {
     { seat: 2, pass: true },
   ];
   const view = { phase: "play", landlord: 0, hand_counts: [14, 15, 17], history };
-  assert.deepEqual(seatFacts("doudizhu", n, view, 0), ["landlord", "14 cards", "played a pair: Clubs · 5, Diamonds · 5"]);
-  assert.deepEqual(seatFacts("doudizhu", n, view, 1), ["peasant", "15 cards", "played a pair: Clubs · 9, Diamonds · 9"]);
+  assert.deepEqual(seatFacts("doudizhu", n, view, 0), ["landlord", "14 cards", "played Clubs · 5, Diamonds · 5 (pair)"]);
+  assert.deepEqual(seatFacts("doudizhu", n, view, 1), ["peasant", "15 cards", "played Clubs · 9, Diamonds · 9 (pair)"]);
   assert.deepEqual(seatFacts("doudizhu", n, view, 2), ["peasant", "17 cards", "passed this round"]);
   const cleared = { ...view, history: [...history, { seat: 0, pass: true }] };
   assert.deepEqual(seatFacts("doudizhu", n, cleared, 2), ["peasant", "17 cards"], "two passes close the round");

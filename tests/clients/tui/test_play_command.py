@@ -82,7 +82,7 @@ def test_bad_input_is_refused_before_anything_starts(capsys: pytest.CaptureFixtu
     assert "ws://host:port/" in capsys.readouterr().err
     silent = f"ws://127.0.0.1:{free_port()}/"
     assert main(["play", "--name", "Anna", "--server", silent]) == 1  # a server named but not there
-    assert f"nothing answers at {silent}" in capsys.readouterr().err
+    assert f"no server is answering at {silent}" in capsys.readouterr().err
 
 
 async def test_the_embedded_server_serves_and_stops_with_the_client() -> None:

@@ -56,5 +56,5 @@ def test_without_textual_play_says_how_to_install_it(
     monkeypatch.setenv("LC_ALL", "C.UTF-8")  # the message in English, whatever the shell's locale
     assert main(["play", "--name", "Anna"]) == 2
     assert capsys.readouterr().err == (
-        "cardavia play: the terminal client needs textual: pip install 'cardavia[tui]'\n"
+        "cardavia play: the terminal client needs Textual: pip install 'cardavia[tui]'\n"
     )

@@ -204,7 +204,7 @@ async def test_schnapsen_exchange_close_and_marriage_by_keys(
         await until(pilot, lambda: app.table is not None and app.table.menu.active, "our turn")
         prompt = text_of(table_of(app).query_one("#prompt", Static))
         assert "x: exchange Diamonds · Jack for Diamonds · Ace" in prompt
-        assert "c: close the talon" in prompt
+        assert "c: close the stock" in prompt
         await pilot.press(*keys)
         await until(pilot, lambda: session.sent_of(m.Act), "the act")
         assert session.sent_of(m.Act)[0].action == expected

@@ -21,7 +21,7 @@ def test_a_scopa_capture_reads_as_one_line_with_its_scopa() -> None:
         get_game("scopa").action_from_data({"play": "7D", "capture": ["3C", "4C"]}), seat=0
     )
     assert [e["type"] for e in events] == ["play", "capture", "scopa"]
-    assert table.describe(events) == ["Anna took Batons · 3 + Batons · 4 with Coins · 7 — scopa!"]
+    assert table.describe(events) == ["Anna takes Batons · 3 + Batons · 4 with Coins · 7 — scopa!"]
     laid = get_game("scopa").action_from_data({"play": "QD", "capture": []})
     _, events = state.apply(laid, seat=1)
     assert table.describe(events) == ["Bruno lays Coins · Knight on the table"]
@@ -63,7 +63,7 @@ def test_the_scopa_deal_summary_names_every_point() -> None:
     assert summary.row("scopas") == ["+1", "0"]
     assert summary.row("points this deal") == ["+3", "+1"]
     assert summary.row("match totals") == ["5", "2"]
-    assert summary.notes == ["most coins: a tie, no point"]
+    assert summary.notes == ["most coins: tied, no point"]
 
 
 def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
@@ -88,9 +88,12 @@ def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
         },
     }
     notes = table.deal_summary(failed, 1, {"target": 7}).notes
-    assert notes[0] == "Why: Anna closed the talon and did not reach 66; 3 game points (counted at the close)"
-    assert notes[1] == "At the close the opponent had 0 points and had no trick"
-    assert table.describe([failed])[0].startswith("Deal over: Anna closed the talon and did not reach 66")
+    assert (
+        notes[0]
+        == "Why: Anna closed the stock and did not reach 66; 3 game points (judged when the stock was closed)"
+    )
+    assert notes[1] == "When the stock was closed, the opponent had 0 points and no trick"
+    assert table.describe([failed])[0].startswith("Deal over: Anna closed the stock and did not reach 66")
 
 
 def test_the_schnapsen_board_shows_trumps_the_turned_card_and_the_trick() -> None:
@@ -99,7 +102,7 @@ def test_the_schnapsen_board_shows_trumps_the_turned_card_and_the_trick() -> Non
     table = table_for("schnapsen", context("schnapsen"))
     text = plain(table.board(state.view(0)))
     assert "Diamonds" in text
-    assert "turned up:  Diamonds · Ace" in text
+    assert "trump card:  Diamonds · Ace" in text
     assert "Bruno:  Spades · Ace" in text
     assert table.describe(events) == ["Bruno plays Spades · Ace"]
 
@@ -132,15 +135,17 @@ def test_dou_dizhu_shows_the_auction_then_the_combination_to_beat() -> None:
     lines += table.describe(events)
     assert lines[0] == f"{['Anna', 'Bruno', 'Carla'][seat]}: bid 3"
     assert lines[1].startswith(
-        f"{['Anna', 'Bruno', 'Carla'][seat]} is the landlord at 3 and takes the kitty: "
+        f"{['Anna', 'Bruno', 'Carla'][seat]} becomes the landlord with a bid of 3 and takes the kitty: "
     )
     state, events = state.apply(state.legal_actions(seat)[0], seat=seat)
-    assert table.describe(events)[0].startswith(f"{['Anna', 'Bruno', 'Carla'][seat]} plays a single: ")
+    played = table.describe(events)[0]
+    assert played.startswith(f"{['Anna', 'Bruno', 'Carla'][seat]} plays ")
+    assert played.endswith(" (single)")
     text = plain(table.board(state.view(0)))
     assert "landlord" in text
     assert "peasant" in text
     assert "to beat" in text
-    assert "bid 3 x 1" in text
+    assert "bid 3 × 1" in text  # noqa: RUF001 (the sign the table shows)
 
 
 def test_the_dou_dizhu_deal_summary_shows_roles_stakes_and_why() -> None:
@@ -166,7 +171,7 @@ def test_the_dou_dizhu_deal_summary_shows_roles_stakes_and_why() -> None:
     assert summary.title == "Deal 1: the peasants win"
     assert summary.row("role") == ["peasant", "landlord", "peasant"]
     assert summary.row("points this deal") == ["+4", "-8", "+4"]
-    assert summary.notes[0] == "Bid 2 x multiplier 2 (1 bomb)"
+    assert summary.notes[0] == "Bid 2 × multiplier 2 (1 bomb)"  # noqa: RUF001 (the sign it shows)
 
 
 def test_the_match_summary_says_who_won_and_why() -> None:
@@ -174,10 +179,10 @@ def test_the_match_summary_says_who_won_and_why() -> None:
     result = {"scores": [11, 7], "winner": 0, "reason": "target", "record": "rec-1"}
     summary = table.match_summary(result, {"target": 11})
     assert summary.title == "You win!"
-    assert summary.row("match points") == ["11", "7"]
+    assert summary.row("total points") == ["11", "7"]
     assert summary.notes == ["Why: Anna reached the target of 11", "Record: rec-1"]
     shared = table_for("doudizhu", context("french54", players=3)).match_summary(
         {"scores": [3, -6, 3], "winner": None, "reason": "shared"}, {}
     )
-    assert shared.title == "No single winner"
+    assert shared.title == "Shared win"
     assert shared.notes == ["Why: the top score is shared"]
