@@ -184,5 +184,5 @@ def test_the_match_summary_says_who_won_and_why() -> None:
     shared = table_for("doudizhu", context("french54", players=3)).match_summary(
         {"scores": [3, -6, 3], "winner": None, "reason": "shared"}, {}
     )
-    assert shared.title == "Shared win"
+    assert shared.title == "No single winner"
     assert shared.notes == ["Why: the top score is shared"]
