@@ -72,8 +72,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
     "schnapsen": {
         "en": [
             "| Ace | 11 |", "| Ten | 10 |", "| King | 4 |", "| Queen | 3 |", "| Jack | 2 |", "120", "**66**",
-            "at least **33**", "**20**", "**40** in trumps", "first player to win 7 game points wins the match",
-            "**Game points to win**",
+            "at least **33**", "**20**", "**40** in trumps",
+            "first player to win 7 game points wins the match", "**Game points to win**",
         ],
         "it": [
             "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120", "66", "33", "20", "40", "target",
