@@ -54,8 +54,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
         ],
         "sv": [
             "ess = 11", "3 = 10", "kung = 4", "riddare = 3", "knekt = 2", "(7, 6, 5, 4 och 2) = 0",
-            "120 poäng", "Har båda 60 blir det oavgjort", "ess > 3 > kung > riddare > knekt > 7 > 6 > 5 > 4 > 2",
-            "Inget färgtvång",
+            "120 poäng", "Har båda 60 blir det oavgjort", "Inget färgtvång",
+            "ess > 3 > kung > riddare > knekt > 7 > 6 > 5 > 4 > 2",
         ],
         "nb": [
             "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "60",
