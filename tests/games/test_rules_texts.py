@@ -28,8 +28,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "settebello", "11", "target",
         ],
         "sv": [
-            "7 = 21", "6 = 18", "E = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "Kn, R och K = 10",
-            "settebello", "minst 11 poäng", "`target`",
+            "7 = 21", "6 = 18", "ess = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12",
+            "knekt, riddare och kung = 10", "settebello", "minst 11 poäng", "**Poäng för vinst**",
+            "A för asso (ess), F för fante (knekt), C för cavallo (riddare) och R för re (kung)",
         ],
         "nb": [
             "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "og J, Q og K = 10",
@@ -53,8 +54,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120", "60", "briscola",
         ],
         "sv": [
-            "E = 11", "3 = 10", "K = 4", "R = 3", "Kn = 2", "(7, 6, 5, 4 och 2) = 0", "120 poäng",
-            "Har båda spelarna 60 blir det oavgjort", "E > 3 > K > R > Kn > 7 > 6 > 5 > 4 > 2",
+            "ess = 11", "3 = 10", "kung = 4", "riddare = 3", "knekt = 2", "(7, 6, 5, 4 och 2) = 0",
+            "120 poäng", "Har båda 60 blir det oavgjort", "Inget färgtvång",
+            "ess > 3 > kung > riddare > knekt > 7 > 6 > 5 > 4 > 2",
         ],
         "nb": [
             "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "60",
@@ -80,8 +82,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "matrimonio",
         ],
         "sv": [
-            "E = 11", "10 = 10", "K = 4", "D = 3", "Kn = 2", "**66** poäng", "minst **33** poäng",
-            "**20** poäng", "**40** i trumf", "`target`", "mariage",
+            "| Ess | 11 |", "| Tia | 10 |", "| Kung | 4 |", "| Dam | 3 |", "| Knekt | 2 |", "**66** poäng",
+            "minst **33** poäng", "**20** poäng", "**40** i trumf", "**Spelpoäng för vinst**", "mariage",
+            "den som först når 7 spelpoäng vinner partiet",
         ],
         "nb": [
             "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "**66**", "**33**",
@@ -105,9 +108,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "17", "bomba", "razzo", "primavera", "raddoppia", "deals", "padrone", "contadini",
         ],
         "sv": [
-            "Varje spelare får **17** kort", "**3** kort läggs med baksidan upp", "**Bomb**", "**Raket**",
-            "**vår**", "**omvänd vår**", "**fördubblas**", "`deals`", "**godsägare**", "**bönderna**",
-            "Varje bonde",
+            "Varje spelare får **17** kort", "**3** kort läggs åt sidan", "**Bomb**", "**Raket**",
+            "en **vår**", "en **omvänd vår**", "**fördubblas**", "**Antal givar**", "**godsägare**",
+            "**bönderna**", "Varje bonde", "E för ess, K för kung, D för dam och Kn för knekt",
         ],
         "nb": [
             "**17**", "bombe", "rakett", "vår", "dobles", "`deals`", "godseier", "bonde",

@@ -61,8 +61,8 @@ def c(code: str) -> Card:
 
 
 def test_card_names_of_the_seeds() -> None:
-    assert card_name(c("7D"), "bolognese", "sv") == "Mynt · 7"
-    assert card_name(c("7D"), "piemontesi", "sv") == "Ruter · 7"
+    assert card_name(c("7D"), "bolognese", "sv") == "mynt · 7"
+    assert card_name(c("7D"), "piemontesi", "sv") == "ruter · 7"
     assert card_name(c("7D"), "spanish", "es") == "Oros · 7"
 
 
@@ -87,7 +87,7 @@ def test_regional_court_names_are_kept_in_every_language() -> None:
     [
         ("en", ["Ace", "Jack", "Queen", "King"]),
         ("it", ["Asso", "Fante", "Donna", "Re"]),
-        ("sv", ["Ess", "Knekt", "Dam", "Kung"]),
+        ("sv", ["ess", "knekt", "dam", "kung"]),
         ("nb", ["Ess", "Knekt", "Dame", "Konge"]),
         ("es", ["As", "Jota", "Reina", "Rey"]),
         ("pl", ["As", "Walet", "Dama", "Król"]),
@@ -104,7 +104,7 @@ def test_french_pack_ranks_are_localized(lang: str, names: list[str]) -> None:
     [
         ("en", "Black joker", "Red joker"),
         ("it", "Jolly nero", "Jolly rosso"),
-        ("sv", "Svart joker", "Röd joker"),
+        ("sv", "svart joker", "röd joker"),
         ("nb", "Svart joker", "Rød joker"),
         ("es", "Comodín negro", "Comodín rojo"),
         ("pl", "Czarny joker", "Czerwony joker"),
@@ -118,7 +118,7 @@ def test_jokers(lang: str, black: str, red: str) -> None:
 def test_suit_names_per_suit_system() -> None:
     assert [suit_name(s, "napoletane", "it") for s in "DHSC"] == ["Denari", "Coppe", "Spade", "Bastoni"]
     assert [suit_name(s, "spanish", "es") for s in "DHSC"] == ["Oros", "Copas", "Espadas", "Bastos"]
-    assert [suit_name(s, "french54", "sv") for s in "DHSC"] == ["Ruter", "Hjärter", "Spader", "Klöver"]
+    assert [suit_name(s, "french54", "sv") for s in "DHSC"] == ["ruter", "hjärter", "spader", "klöver"]
     assert [suit_name(s, "french54", "nb") for s in "DHSC"] == ["Ruter", "Hjerter", "Spar", "Kløver"]
     assert [suit_name(s, "french54", "pl") for s in "DHSC"] == ["Karo", "Kier", "Pik", "Trefl"]
     assert [suit_name(s, "doubledeutsch", "en") for s in "DHSC"] == ["Bells", "Hearts", "Leaves", "Acorns"]
@@ -255,8 +255,8 @@ def test_unknown_language_falls_back_to_english(lang: str) -> None:
 
 
 def test_language_tags_are_normalized() -> None:
-    assert card_name(c("7D"), "bolognese", "sv-SE") == "Mynt · 7"
-    assert card_name(c("7D"), "bolognese", "SV") == "Mynt · 7"
+    assert card_name(c("7D"), "bolognese", "sv-SE") == "mynt · 7"
+    assert card_name(c("7D"), "bolognese", "SV") == "mynt · 7"
     assert card_name(c("KD"), "french54", "no") == "Ruter · Konge"
 
 
@@ -338,8 +338,8 @@ def test_catalogue_is_plain_json_data(lang: str) -> None:
 def test_catalogue_is_localized() -> None:
     sv = {e["id"]: e for e in catalogue("sv")}
     assert sv["bolognese"]["place"] == "Bologna · Emilia-Romagna · Italien"
-    assert sv["bolognese"]["suits"]["D"] == "Mynt"
-    assert sv["piemontesi"]["suits"]["D"] == "Ruter"
+    assert sv["bolognese"]["suits"]["D"] == "mynt"
+    assert sv["piemontesi"]["suits"]["D"] == "ruter"
     assert sv["bolognese"]["default_for"] == ["scopa", "briscola"]
 
 

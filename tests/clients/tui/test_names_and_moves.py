@@ -15,7 +15,7 @@ from tests.clients.tui.positions import schnapsen, scopa
     [
         ("en", "Coins · 7", "Swords · King"),
         ("it", "Denari · 7", "Spade · Re"),
-        ("sv", "Mynt · 7", "Svärd · Kung"),
+        ("sv", "mynt · 7", "svärd · kung"),
         ("nb", "Mynt · 7", "Sverd · Konge"),
         ("es", "Oros · 7", "Espadas · Rey"),
         ("pl", "Monety · 7", "Miecze · Król"),

@@ -150,7 +150,7 @@ def test_schnapsen_moves_in_swedish_and_the_peasants_in_norwegian() -> None:
     close = menu.extra("c")
     assert close is not None
     assert close.label == "stäng talongen"
-    assert [o.label for o in menu.options("QH")][1].endswith("meldera mariage i Hjärter (20)")
+    assert [o.label for o in menu.options("QH")][1].endswith("melda mariage i hjärter (20)")
     ctx = TableContext(CardNames("french54", "nb"), 0, ["Anna", "Bruno", "Carla"])
     result = {"scores": [3, -6, 3], "winner": None, "reason": "shared"}
     summary = table_for("doudizhu", ctx).match_summary(result, {"landlord": 1, "deals": 1})
