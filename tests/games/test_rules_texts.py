@@ -33,8 +33,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "A för asso (ess), F för fante (knekt), C för cavallo (riddare) och R för re (kung)",
         ],
         "nb": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "og J, Q og K = 10",
-            "settebello", "11 poeng", "target",
+            "7 = 21", "6 = 18", "ess = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12",
+            "knekt, ridder og konge = 10", "settebello", "minst 11 poeng", "**Poeng til seier**",
         ],
         "es": [
             "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "settebello",
@@ -59,8 +59,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "ess > 3 > kung > riddare > knekt > 7 > 6 > 5 > 4 > 2",
         ],
         "nb": [
-            "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "60",
-            "A > 3 > K > Q > J > 7 > 6 > 5 > 4 > 2",
+            "ess = 11", "3 = 10", "konge = 4", "ridder = 3", "knekt = 2", "120 poeng", "mer enn 60",
+            "ess > 3 > konge > ridder > knekt > 7 > 6 > 5 > 4 > 2", "Du trenger aldri å bekjenne farge",
         ],
         "es": [
             "Brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 puntos", "más de 60", "triunfo",
@@ -87,8 +87,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "den som först når 7 spelpoäng vinner partiet",
         ],
         "nb": [
-            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120 poeng", "**66**", "**33**",
-            "**20** poeng, eller **40** i trumf", "`target`",
+            "| Ess | 11 |", "| Tier | 10 |", "| Konge | 4 |", "| Dame | 3 |", "| Knekt | 2 |", "120 poeng",
+            "**66**", "minst **33**", "**20** poeng, eller **40** i trumf",
+            "første som har vunnet 7 spillpoeng, vinner partiet", "**Spillpoeng til seier**",
         ],
         "es": [
             "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "**66**", "**33**", "**20**", "**40**",
@@ -113,7 +114,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**bönderna**", "Varje bonde", "E för ess, K för kung, D för dam och Kn för knekt",
         ],
         "nb": [
-            "**17**", "bombe", "rakett", "vår", "dobles", "`deals`", "godseier", "bonde",
+            "**17**", "**bombe**", "**raketten**", "**vår**", "**dobles**", "**Utdelinger**", "**godseier**",
+            "**bøndene**", "**bunnkort**",
         ],
         "es": [
             "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "`deals`",
