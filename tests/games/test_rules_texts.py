@@ -24,8 +24,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "Jack, Knight and King = 10", "settebello", "at least 11 points", "**Points to win**",
         ],
         "it": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "J, Q e K = 10",
-            "settebello", "11", "target",
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "F, C e R = 10",
+            "settebello", "almeno 11 punti", "**Punti per vincere**", "F (fante), C (cavallo) e R (re)",
         ],
         "sv": [
             "7 = 21", "6 = 18", "ess = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12",
@@ -51,7 +51,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "Ace > 3 > King > Knight > Jack > 7 > 6 > 5 > 4 > 2",
         ],
         "it": [
-            "A = 11", "3 = 10", "K = 4", "Q = 3", "J = 2", "120", "60", "briscola",
+            "A = 11", "3 = 10", "R = 4", "C = 3", "F = 2", "120 punti", "60", "briscola scoperta",
+            "A > 3 > R > C > F > 7 > 6 > 5 > 4 > 2", "carichi", "lisci",
         ],
         "sv": [
             "ess = 11", "3 = 10", "kung = 4", "riddare = 3", "knekt = 2", "(7, 6, 5, 4 och 2) = 0",
@@ -78,8 +79,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "first player to win 7 game points wins the match", "**Game points to win**",
         ],
         "it": [
-            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "120", "66", "33", "20", "40", "target",
-            "matrimonio",
+            "A = 11", "10 = 10", "R = 4", "D = 3", "F = 2", "120", "**66**", "**33**", "**20**", "**40**",
+            "accusare un matrimonio", "**Punti partita per vincere**", "partono da 0 punti partita",
         ],
         "sv": [
             "| Ess | 11 |", "| Tia | 10 |", "| Kung | 4 |", "| Dam | 3 |", "| Knekt | 2 |", "**66** poäng",
@@ -106,7 +107,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**peasants**",
         ],
         "it": [
-            "17", "bomba", "razzo", "primavera", "raddoppia", "deals", "padrone", "contadini",
+            "**17**", "**bomba**", "**razzo**", "**primavera**", "**raddoppia**", "**Smazzate**",
+            "**padrone**", "**contadini**", "**carte coperte**",
         ],
         "sv": [
             "Varje spelare får **17** kort", "**3** kort läggs åt sidan", "**Bomb**", "**Raket**",
