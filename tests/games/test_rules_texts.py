@@ -36,8 +36,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "settebello", "11 poeng", "target",
         ],
         "es": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "settebello",
-            "11 puntos", "target", "escoba", "primiera",
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "S, C y R = 10",
+            "*settebello*", "*primiera*", "al menos 11 puntos", "**Puntos para ganar**", "escoba",
         ],
         "pl": [
             "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "W, R i K = 10",
@@ -60,8 +60,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "A > 3 > K > Q > J > 7 > 6 > 5 > 4 > 2",
         ],
         "es": [
-            "Brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 puntos", "más de 60", "triunfo",
-            "baza",
+            "brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 tantos", "más de 60", "triunfo",
+            "baza", "A > 3 > R > C > S > 7 > 6 > 5 > 4 > 2",
         ],
         "pl": [
             "A = 11", "3 = 10", "K = 4", "R = 3", "W = 2", "120 punktów", "więcej niż 60",
@@ -85,8 +85,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**20** poeng, eller **40** i trumf", "`target`",
         ],
         "es": [
-            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "**66**", "**33**", "**20**", "**40**",
-            "`target`", "cerrar",
+            "A = 11", "10 = 10", "K = 4", "D = 3", "B = 2", "**66** tantos", "al menos **33** tantos",
+            "**20**", "**40**", "el primero que llega a 7", "**Puntos de partida para ganar**", "cerrar",
         ],
         "pl": [
             "A = 11", "10 = 10", "K = 4", "D = 3", "W = 2", "**66** punktów", "co najmniej **33** punkty",
@@ -109,7 +109,7 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**17**", "bombe", "rakett", "vår", "dobles", "`deals`", "godseier", "bonde",
         ],
         "es": [
-            "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "`deals`",
+            "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "**Manos**",
             "**terrateniente**", "**campesinos**", "+ 2 × puja × multiplicador",  # noqa: RUF001 (the sign the text uses)
         ],
         "pl": [
@@ -122,13 +122,13 @@ FACTS: dict[str, dict[str, list[str]]] = {
 """What each text must say, in its language's words: the spec's numbers and the options' names."""
 
 NUMBERS: dict[str, list[str]] = {
-    "scopa": ["21", "18", "16", "15", "14", "13", "12", "11", "target"],
+    "scopa": ["21", "18", "16", "15", "14", "13", "12", "11"],
     "briscola": ["11", "10", "4", "3", "2", "120", "60"],
-    "schnapsen": ["11", "10", "4", "3", "2", "120", "66", "33", "20", "40", "target"],
-    "doudizhu": ["17", "deals"],
+    "schnapsen": ["11", "10", "4", "3", "2", "120", "66", "33", "20", "40"],
+    "doudizhu": ["17"],
 }
-"""What every language's text must hold as it is: numbers, and the options' names as the software
-spells them."""
+"""What every language's text must hold as it is: the numbers. (The pages name the table options by
+the labels players see, not by their ids: tests/games/test_rules_options.py.)"""
 
 
 def test_every_game_has_its_rules_in_every_language() -> None:
