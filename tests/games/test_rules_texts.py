@@ -37,8 +37,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "knekt, ridder og konge = 10", "settebello", "minst 11 poeng", "**Poeng til seier**",
         ],
         "es": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "settebello",
-            "11 puntos", "target", "escoba", "primiera",
+            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "S, C y R = 10",
+            "*settebello*", "*primiera*", "al menos 11 puntos", "**Puntos para ganar**", "escoba",
         ],
         "pl": [
             "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "W, R i K = 10",
@@ -64,8 +64,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "ess > 3 > konge > ridder > knekt > 7 > 6 > 5 > 4 > 2", "Du trenger aldri å bekjenne farge",
         ],
         "es": [
-            "Brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 puntos", "más de 60", "triunfo",
-            "baza",
+            "brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 tantos", "más de 60", "triunfo",
+            "baza", "A > 3 > R > C > S > 7 > 6 > 5 > 4 > 2",
         ],
         "pl": [
             "A = 11", "3 = 10", "K = 4", "R = 3", "W = 2", "120 punktów", "więcej niż 60",
@@ -93,8 +93,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "første som har vunnet 7 spillpoeng, vinner partiet", "**Spillpoeng til seier**",
         ],
         "es": [
-            "A = 11", "10 = 10", "K = 4", "Q = 3", "J = 2", "**66**", "**33**", "**20**", "**40**",
-            "`target`", "cerrar",
+            "A = 11", "10 = 10", "K = 4", "D = 3", "B = 2", "**66** tantos", "al menos **33** tantos",
+            "**20**", "**40**", "el primero que llega a 7", "**Puntos de partida para ganar**", "cerrar",
         ],
         "pl": [
             "A = 11", "10 = 10", "K = 4", "D = 3", "W = 2", "**66** punktów", "co najmniej **33** punkty",
@@ -120,7 +120,7 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**bøndene**", "**bunnkort**",
         ],
         "es": [
-            "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "`deals`",
+            "**17**", "**3**", "**bomba**", "**cohete**", "**primavera**", "**se dobla**", "**Manos**",
             "**terrateniente**", "**campesinos**", "+ 2 × puja × multiplicador",  # noqa: RUF001 (the sign the text uses)
         ],
         "pl": [
