@@ -40,8 +40,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "11 puntos", "target", "escoba", "primiera",
         ],
         "pl": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "W, R i K = 10",
-            "settebello", "11", "`target`",
+            "7 = 21", "6 = 18", "as = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12",
+            "walet, rycerz i król = 10", "settebello", "co najmniej 11 punktów", "**Punkty do wygranej**",
+            "walet (fante)",
         ],
     },
     "briscola": {
@@ -64,8 +65,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "baza",
         ],
         "pl": [
-            "A = 11", "3 = 10", "K = 4", "R = 3", "W = 2", "120 punktów", "więcej niż 60",
-            "obaj mają po 60",
+            "as = 11", "3 = 10", "król = 4", "rycerz = 3", "walet = 2", "120 punktów", "więcej niż 60",
+            "obaj mają po 60", "as > 3 > król > rycerz > walet > 7 > 6 > 5 > 4 > 2",
         ],
     },
     "schnapsen": {
@@ -89,8 +90,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "`target`", "cerrar",
         ],
         "pl": [
-            "A = 11", "10 = 10", "K = 4", "D = 3", "W = 2", "**66** punktów", "co najmniej **33** punkty",
-            "**20** punktów", "**40** w atutach", "`target`", "120 punktów",
+            "| as | 11 |", "| dziesiątka | 10 |", "| król | 4 |", "| dama | 3 |", "| walet | 2 |",
+            "**66** punktów", "co najmniej **33** punkty", "**20** punktów", "**40** w atutach",
+            "**Punkty gry do wygranej**", "120 punktów", "kto pierwszy zdobędzie **7** punktów gry",
         ],
     },
     "doudizhu": {
@@ -114,7 +116,7 @@ FACTS: dict[str, dict[str, list[str]]] = {
         ],
         "pl": [
             "**17** kart", "**3** karty zostają zakryte jako **musik**", "**Bomba**", "**Rakieta**",
-            "**wiosnę**", "**podwaja się**", "`deals`", "obszarnik", "chłop", "odwróconą wiosnę",
+            "**wiosnę**", "**podwaja się**", "**Liczba rozdań**", "obszarnik", "chłop", "odwróconą wiosnę",
         ],
     },
 }
@@ -122,10 +124,10 @@ FACTS: dict[str, dict[str, list[str]]] = {
 """What each text must say, in its language's words: the spec's numbers and the options' names."""
 
 NUMBERS: dict[str, list[str]] = {
-    "scopa": ["21", "18", "16", "15", "14", "13", "12", "11", "target"],
+    "scopa": ["21", "18", "16", "15", "14", "13", "12", "11"],
     "briscola": ["11", "10", "4", "3", "2", "120", "60"],
-    "schnapsen": ["11", "10", "4", "3", "2", "120", "66", "33", "20", "40", "target"],
-    "doudizhu": ["17", "deals"],
+    "schnapsen": ["11", "10", "4", "3", "2", "120", "66", "33", "20", "40"],
+    "doudizhu": ["17"],
 }
 """What every language's text must hold as it is: numbers, and the options' names as the software
 spells them."""
