@@ -41,8 +41,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "*settebello*", "*primiera*", "al menos 11 puntos", "**Puntos para ganar**", "escoba",
         ],
         "pl": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "W, R i K = 10",
-            "settebello", "11", "`target`",
+            "7 = 21", "6 = 18", "as = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12",
+            "walet, rycerz i król = 10", "settebello", "co najmniej 11 punktów", "**Punkty do wygranej**",
+            "walet (fante)",
         ],
     },
     "briscola": {
@@ -68,8 +69,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "baza", "A > 3 > R > C > S > 7 > 6 > 5 > 4 > 2",
         ],
         "pl": [
-            "A = 11", "3 = 10", "K = 4", "R = 3", "W = 2", "120 punktów", "więcej niż 60",
-            "obaj mają po 60",
+            "as = 11", "3 = 10", "król = 4", "rycerz = 3", "walet = 2", "120 punktów", "więcej niż 60",
+            "obaj mają po 60", "as > 3 > król > rycerz > walet > 7 > 6 > 5 > 4 > 2",
         ],
     },
     "schnapsen": {
@@ -97,8 +98,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "**20**", "**40**", "el primero que llega a 7", "**Puntos de partida para ganar**", "cerrar",
         ],
         "pl": [
-            "A = 11", "10 = 10", "K = 4", "D = 3", "W = 2", "**66** punktów", "co najmniej **33** punkty",
-            "**20** punktów", "**40** w atutach", "`target`", "120 punktów",
+            "| as | 11 |", "| dziesiątka | 10 |", "| król | 4 |", "| dama | 3 |", "| walet | 2 |",
+            "**66** punktów", "co najmniej **33** punkty", "**20** punktów", "**40** w atutach",
+            "**Punkty gry do wygranej**", "120 punktów", "kto pierwszy zdobędzie **7** punktów gry",
         ],
     },
     "doudizhu": {
@@ -125,7 +127,7 @@ FACTS: dict[str, dict[str, list[str]]] = {
         ],
         "pl": [
             "**17** kart", "**3** karty zostają zakryte jako **musik**", "**Bomba**", "**Rakieta**",
-            "**wiosnę**", "**podwaja się**", "`deals`", "obszarnik", "chłop", "odwróconą wiosnę",
+            "**wiosnę**", "**podwaja się**", "**Liczba rozdań**", "obszarnik", "chłop", "odwróconą wiosnę",
         ],
     },
 }

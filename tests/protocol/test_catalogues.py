@@ -212,9 +212,9 @@ def test_the_served_catalogue_is_the_language_over_english() -> None:
 @pytest.mark.parametrize(
     ("text", "polish"),
     [
-        ("", "nie może być pusty"),
-        ("a" * 40, "jest za długi: 40 znaków, najwyżej 32"),
-        ("a" * 33, "jest za długi: 33 znaki, najwyżej 32"),
+        ("", "tekst nie może być pusty"),
+        ("a" * 40, "tekst jest za długi: 40 znaków, najwyżej 32"),
+        ("a" * 33, "tekst jest za długi: 33 znaki, najwyżej 32"),
         (
             "a\u202eb",
             "U+202E RIGHT-TO-LEFT OVERRIDE (znak formatowania dwukierunkowego) na pozycji 2 "

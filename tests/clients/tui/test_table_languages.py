@@ -54,7 +54,7 @@ async def test_a_refused_move_and_a_waiting_room_speak_polish() -> None:
         await screen_ready(pilot, app, TableScreen, "the waiting room")
         board = table_of(app).query_one("#board", Static)
         await until(pilot, lambda: "Czekamy" in text_of(board), "the waiting room's board")
-        assert text_of(board).splitlines()[0] == "Czekamy na graczy w pokoju KX4P2 (prywatnym)"
+        assert text_of(board).splitlines()[0] == "Czekamy na graczy przy stole KX4P2 (stół prywatny)"
         assert "  miejsce 2: bot od początku" in text_of(board)
         assert "Naciśnij s, by zacząć teraz" in text_of(board)
         table = table_of(app)
@@ -80,7 +80,7 @@ def test_polish_counts_take_their_plural_forms(n: int, cards: str, points: str, 
     text = plain(table.board(view))
     bruno = next(line for line in text.splitlines() if "Bruno" in line)
     assert f"{cards} · {tricks} · {points}" in bruno
-    assert f"{cards}" in next(line for line in text.splitlines() if line.startswith("talia"))
+    assert f"{cards}" in next(line for line in text.splitlines() if line.startswith("talon"))
     line = table.describe([{"type": "trick", "winner": 1, "cards": ["7D", "3D"], "points": n}])[0]
     assert line.endswith(f": {points}")
 
@@ -104,10 +104,10 @@ def test_italian_and_polish_log_lines_and_summaries() -> None:
     scored = pl.deal_summary(schnapsen_won_at_66(), 1, {"target": 7})
     assert scored.title == "Rozdanie 1 policzone"
     assert scored.row("summary.row.match") == ["2 z 7", "0 z 7"]
-    assert scored.notes == ["Dlaczego: Anna osiąga 66; 2 punkty meczowe: przegrany miał mniej niż 33"]
+    assert scored.notes == ["Dlaczego: Anna osiąga 66; 2 punkty gry: przegrany miał mniej niż 33"]
     assert (
         pl.worth({"reason": "closer_failed", "game_points": 5})
-        == "5 punktów meczowych (liczone przy zamknięciu)"
+        == "5 punktów gry (liczone w chwili zamknięcia talonu)"
     )
 
 
@@ -125,7 +125,7 @@ def test_dou_dizhu_combinations_and_moves_are_named_in_the_language() -> None:
     ctx = TableContext(CardNames("french54", "pl"), 0, ["Anna", "Bruno", "Carla"])
     table = table_for("doudizhu", ctx)
     assert table.describe([{"type": "play", "seat": 1, "combo": "rocket", "cards": ["BJ", "RJ"]}]) == [
-        f"Bruno zagrywa (rakieta): {ctx.cards(['BJ', 'RJ'])}"
+        f"Bruno zagrywa {ctx.cards(['BJ', 'RJ'])} (rakieta)"
     ]
     bombs = table.deal_summary(
         {"winner": "landlord", "points": [-8, 16, -8],
@@ -133,7 +133,7 @@ def test_dou_dizhu_combinations_and_moves_are_named_in_the_language() -> None:
         1, {},
     )  # fmt: skip
     assert bombs.title == "Rozdanie 1: wygrywa obszarnik"
-    assert bombs.notes[0] == "Licytacja 2 x mnożnik 16 (2 bomby, 1 rakieta, wiosna)"
+    assert bombs.notes[0] == "Odzywka 2 × mnożnik 16 (2 bomby, 1 rakieta, wiosna)"  # noqa: RUF001 (the sign the text uses)
     assert bombs.row("summary.row.role") == ["chłop", "obszarnik", "chłop"]
     assert CardNames("french54", "pl").cards([]) == "nic"
     assert CardNames(None, "it").deck_name() == "carte"
