@@ -490,7 +490,7 @@ class Room:
         record = make_record(self.state, seats=seats, seed=self._seed(), deck=self.entry.deck)
         for recorded, slot in zip(record["seats"], self.seats, strict=True):
             if slot.kind == "human" and slot.guest is not None:  # readers ignore fields they do not know
-                recorded["guest"] = slot.guest  # type: ignore[index]
+                recorded["guest"] = slot.guest
         for deal_index, action_index in sorted(self.auto_moves):
             record["deals"][deal_index]["actions"][action_index]["auto"] = True
         record_id = self._on_finish(self, record)
