@@ -12,10 +12,16 @@ from typing import Any
 
 import pytest
 
+from cardavia.bots.registry import make_bot
+from cardavia.games.registry import GAMES
+from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import pack
 from cardavia.server.app import CardaviaServer
+from cardavia.server.bot_runner import BotRunner
 from cardavia.server.config import ServerConfig
+from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.room import Room
 from tests.support.clients import Client, client
 from tests.support.postgres import fresh_database
 from tests.support.servers import server_config
@@ -167,3 +173,57 @@ async def test_history_names_a_bot_by_its_level_and_a_guest_by_its_number(
         assert players[1] == {"name": "Bot 2 (basic)", "bot": True, "player": None, "level": "basic"}
     finally:
         await server.shutdown()
+
+
+# ------------------------------------------------------------------ a room adopted from its journal
+class Journal:
+    def __init__(self) -> None:
+        self.header: dict[str, Any] = {}
+
+    async def save_match(self, room: str, header: dict[str, Any]) -> None:
+        self.header = header
+
+    async def append_action(self, room: str, index: int, action: dict[str, Any]) -> None:
+        pass
+
+
+class Person:
+    session = "s-guest"
+
+    def send(self, message: Any) -> None:
+        pass
+
+
+def _room(journal: Journal | None, runner: BotRunner) -> Room:
+    entry = RoomEntry(
+        room="r-adopt", code="ADOPT123", game="briscola", deck=default_tradition("briscola").id,
+        options=GAMES["briscola"].options({}), public=False, seats=[SeatEntry(), SeatEntry()],
+        humans=1, bot_level="strong",
+    )  # fmt: skip
+    return Room(
+        entry, runner=runner, make_bot=make_bot, bot_delay=60.0, grace_seconds=60.0,
+        on_finish=lambda room, record: room.id, journal=journal,
+    )  # fmt: skip
+
+
+async def test_a_room_rebuilt_from_its_journal_seats_the_guest_under_its_number() -> None:
+    runner, journal = BotRunner(0), Journal()
+    first = _room(journal, runner)
+    adopted = _room(None, runner)
+    try:
+        first.sit(0, Person(), "Player 563", guest=563)
+        await first.start("seed-adopt")
+        assert [(s["name"], s["guest"]) for s in journal.header["seats"]] == [
+            ("Player 563", 563),
+            ("Bot 2 (strong)", None),
+        ]
+        adopted.restore(journal.header, [])
+        seats = adopted.info().seats
+        assert [(s["name"], s["kind"], s["bot"], s["guest"]) for s in seats] == [
+            ("Player 563", "human", None, 563),
+            ("Bot 2 (strong)", "bot", "strong", None),
+        ]
+    finally:
+        first.close()
+        adopted.close()
+        runner.close()
