@@ -158,9 +158,16 @@ def _guest_arg(guest: int | None) -> str:
     return "" if guest is None else str(guest)
 
 
+def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``data`` that ``cls`` (a dataclass) has: a document a newer node wrote, with a
+    field this node does not know yet (as ``guest`` once was), still reads during a rolling upgrade."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
 def _room_from(raw: str | bytes) -> RoomEntry:
-    data = json.loads(raw)
-    data["seats"] = [SeatEntry(**s) for s in data["seats"]]
+    data = _known(RoomEntry, json.loads(raw))
+    data["seats"] = [SeatEntry(**_known(SeatEntry, s)) for s in data["seats"]]
     for empty_map in ("options", "extra"):  # Lua's cjson writes an empty map as []
         if data.get(empty_map) == []:
             data[empty_map] = {}
@@ -491,7 +498,7 @@ class RedisLobby(LobbyStore):
         if not session:
             return None
         raw = await self.redis.get(self._key("session", _text(session)))
-        entry = SessionEntry(**json.loads(raw)) if raw else None
+        entry = SessionEntry(**_known(SessionEntry, json.loads(raw))) if raw else None
         return entry if entry is not None and entry.token_hash == token_hash else None
 
     async def drop_session(self, session: str) -> None:

@@ -3,7 +3,12 @@ it (a join's claim or a quick match, rated or not), so the room list names the g
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from cardavia.server.lobby import LobbyStore, RoomEntry, SeatEntry, SessionEntry
+from cardavia.server.lobby_redis import RedisLobby
 
 
 def _entry(room: str, *, rated: bool = False) -> RoomEntry:
@@ -51,3 +56,19 @@ async def test_a_session_keeps_its_guest_number(lobby: LobbyStore) -> None:
     found = await lobby.session_by_token("hash-g")
     assert found is not None
     assert (found.name, found.guest) == ("Player 563", 563)
+
+
+async def test_a_room_a_newer_node_wrote_with_a_field_this_one_does_not_know_still_reads(
+    lobby: LobbyStore,
+) -> None:
+    if not isinstance(lobby, RedisLobby):
+        pytest.skip("only a shared lobby holds documents other nodes wrote")
+    await lobby.create_room(_entry("r-newer"))
+    key = lobby.room_key("r-newer")
+    document = json.loads(await lobby.redis.get(key))
+    document["seats"][0] = {"kind": "human", "name": "Ola", "session": "s-9", "bot": None, "badge": "gold"}
+    document["theme"] = "green"  # fields of a later version
+    await lobby.redis.set(key, json.dumps(document))
+    entry = await lobby.get_room("r-newer")
+    assert entry is not None
+    assert (entry.seats[0].name, entry.seats[0].guest) == ("Ola", None)
