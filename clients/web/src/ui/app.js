@@ -300,7 +300,7 @@ export class App {
     this.label();
   }
 
-  /** The words a person's name is given in (``displayName``): the page's language. */
+  /** The words a person's name is given in (`displayName`): the page's language. */
   nameWords() {
     return { t: this.t, has: this.has, lang: this.lang };
   }
