@@ -25,10 +25,23 @@ class Requests:
         return next(self._ids)
 
     def hello(
-        self, name: str, *, lang: str = "en", resume: str | None = None, player: str | None = None
+        self,
+        name: str | None,
+        *,
+        lang: str = "en",
+        resume: str | None = None,
+        player: str | None = None,
+        guest: int | None = None,
     ) -> m.Hello:
+        """The handshake; ``name`` None: a guest, numbered ``guest`` (None: the server draws one)."""
         return m.Hello(
-            id=self.next_id(), version=m.PROTOCOL_VERSION, name=name, lang=lang, resume=resume, player=player
+            id=self.next_id(),
+            version=m.PROTOCOL_VERSION,
+            name=name,
+            guest=guest,
+            lang=lang,
+            resume=resume,
+            player=player,
         )
 
     def get_catalogue(self) -> m.GetCatalogue:

@@ -1,4 +1,5 @@
-"""One example of every message type: for the golden-frame tests, the schema and the docs."""
+"""One example of every message type: for the golden-frame tests, the schema and the docs; and
+``VARIANT_EXAMPLES``, a few more of types whose optional fields the first ones leave out."""
 
 from __future__ import annotations
 
@@ -167,3 +168,44 @@ SERVER_EXAMPLES: Final[list[m.Reply]] = [
         reason="capture_required",
     ),
 ]
+
+_GUEST_ROOM: Final = _ROOM.model_copy(
+    update={
+        "seats": [
+            {"name": "Player 563", "kind": "human", "bot": None, "guest": 563, "connected": True},
+            {"name": "Bot 2 (basic)", "kind": "bot", "bot": "basic", "guest": None, "connected": False},
+        ]
+    }
+)
+
+VARIANT_EXAMPLES: Final[dict[str, m.Message]] = {
+    # a guest: no name, the number the client keeps (the server draws one when it is absent too)
+    "hello.guest": m.Hello(id=1, version=m.PROTOCOL_VERSION, guest=563, lang="pl"),
+    "welcome.guest": m.Welcome(
+        id=1, session="s-2", resume="Qm4x8Rz1Vb7Kc0Ty", server="cardavia/0.1.0", guest=563
+    ),
+    # a guest's and a bot's seat: each client names them from "guest" and from "bot" with the seat
+    "snapshot.guest": m.Snapshot(room=_GUEST_ROOM, seat=0, seq=1, view={"game": "scopa", "seat": 0}),
+    "chat_message.guest": m.ChatMessage(seat=0, name="Player 563", text="Bella scopa!", guest=563),
+    "history.level": m.History(
+        id=24,
+        player=m.PlayerInfo(id="p-5c0a9e1f2b3d4c6e", name="Anna"),
+        ratings=[],
+        matches=[
+            m.HistoryEntry(
+                record="r-7f3a-2",
+                game="briscola",
+                ended=1796000100.0,
+                rated=False,
+                seat=0,
+                players=[
+                    {"name": "Player 563", "bot": False, "player": "p-5c0a9e1f2b3d4c6e", "guest": 563},
+                    {"name": "Bot 2 (basic)", "bot": True, "player": None, "level": "basic"},
+                ],
+                scores=[70, 50],
+                winner=0,
+            )
+        ],
+    ),
+}
+"""Examples of optional fields, by ``<type>.<what>``: golden frames of their own."""

@@ -36,6 +36,9 @@ PlayerKey = Annotated[str, StringConstraints(max_length=128)]
 PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 RecordRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
+Guest = Annotated[int, Field(ge=100, le=999)]
+"""A guest's number: a person who chose no name is "Player 563", rendered by each client in its
+reader's language (``protocol.names``)."""
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5.0, 600.0
 Plain = dict[str, Any]
 
@@ -54,7 +57,11 @@ class Hello(Request):
 
     type: Literal["hello"] = "hello"
     version: int
-    name: Name
+    name: Name | None = None
+    """The name the player chose; null: a guest, named by ``guest`` (a name given wins over it)."""
+    guest: Guest | None = None
+    """The guest number the client keeps for a player who chose no name (100-999), so the player
+    is the same "Player 563" on every visit; null with no name: the server draws one."""
     lang: Lang = "en"
     resume: Annotated[str, StringConstraints(max_length=128)] | None = None
     last_seq: int | None = Field(default=None, ge=0)
@@ -280,6 +287,9 @@ class Welcome(Reply):
     player_error: str | None = None
     """Why a hello's player key was not taken (``unknown_player``, ``malformed_player_key``,
     ``storage_unavailable``); the session is anonymous and nothing else changed."""
+    guest: int | None = None
+    """The guest number the session was seated under (the hello's, or one the server drew for a
+    hello with neither name nor guest); null: the player chose a name."""
 
 
 class Catalogue(Reply):
@@ -300,6 +310,10 @@ class RoomInfo(Message):
     public: bool
     state: Literal["waiting", "playing", "finished", "closed"]
     seats: list[Plain]
+    """Per seat: ``{"kind": "open" | "human" | "bot", "name", "bot": level or null, "guest"}`` (and
+    ``connected`` for the room's members). A bot's ``name`` is the English fallback "Bot 2
+    (basic)", a guest's (``guest``: its number, else null) "Player 563": clients name them from
+    ``bot`` and the seat's number, or from ``guest``, in their reader's language."""
     owner: str | None = None
     node: str | None = None
     turn_seconds: float | None = None
@@ -406,6 +420,8 @@ class Standing(Message):
     games: int
     bot: bool = False
     level: BotLevel | None = None
+    """A built-in bot level's row: its level, which clients name ("Bot (basic)") in their reader's
+    language; ``name`` is the English fallback."""
 
 
 class Leaderboard(Reply):
@@ -434,7 +450,9 @@ class HistoryEntry(Message):
     rated: bool
     seat: int
     players: list[Plain]
-    """Per seat: ``{"name", "bot", "player"}`` (``player``: a profile's id or null)."""
+    """Per seat: ``{"name", "bot", "player"}`` (``player``: a profile's id or null), and ``level``
+    for a built-in bot (its level) and ``guest`` for a guest (its number), so a client names them
+    in its reader's language; ``name`` is then the English fallback ("Bot 2 (basic)")."""
     scores: list[int]
     winner: int | None = None
     rating_before: int | None = None
@@ -486,7 +504,11 @@ class ChatMessage(Reply):
     type: Literal["chat_message"] = "chat_message"
     seat: int | None = None
     name: str
+    """The sender's name; for a guest the English fallback ("Player 563")."""
     text: str
+    guest: int | None = None
+    """The sender's guest number when it chose no name: the client names it "Player 563" in its
+    reader's language."""
 
 
 class RematchVotes(Reply):

@@ -269,6 +269,8 @@ def end_to_data(end: MatchEnd) -> dict[str, Any]:
             "player": seat.player,
             "bot_level": seat.bot_level,
             "fixed": None if seat.fixed is None else list(astuple(seat.fixed)),
+            "guest": seat.guest,
+            "level": seat.level,
         }
         for seat in end.seats
     ]
@@ -292,6 +294,8 @@ def end_from_data(data: dict[str, Any]) -> MatchEnd:
             player=seat["player"],
             bot_level=seat["bot_level"],
             fixed=None if seat["fixed"] is None else Rating(*(float(x) for x in seat["fixed"])),
+            guest=seat.get("guest"),  # journals written before guests and levels had neither
+            level=seat.get("level"),
         )
         for seat in data["seats"]
     ]

@@ -60,6 +60,9 @@ class Connection:
         self.session = ""
         self.token_hash = ""
         self.name = ""
+        """The player's name: the one chosen, or a guest's English fallback ("Player 563")."""
+        self.guest: int | None = None
+        """The guest number of a player who chose no name (``name`` is its fallback); None: a name."""
         self.lang = "en"
         self.player: m.PlayerInfo | None = None
         """The profile this connection plays as (a hello's player key, or one made or taken over on
@@ -89,7 +92,7 @@ class Connection:
         """The lobby's entry for this connection's session, in ``room`` and ``seat`` (None: none),
         with its current token and profile, so a resume finds both."""
         player = self.player.id if self.player is not None else None
-        return SessionEntry(self.session, self.name, self.token_hash, room, seat, player)
+        return SessionEntry(self.session, self.name, self.token_hash, room, seat, player, self.guest)
 
     def received(self, data: bytes | str) -> None:
         """A message from the client: handled after those before it (see the module's docstring)."""

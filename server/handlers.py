@@ -147,7 +147,7 @@ class RequestHandlers:
 
     async def _claim(self, conn: Connection, room: Room) -> None:
         """Take a free human seat through the lobby (atomic there), then sit in it here."""
-        seat = await self._shared.lobby.claim_seat(room.id, conn.session, conn.name)
+        seat = await self._shared.lobby.claim_seat(room.id, conn.session, conn.name, conn.guest)
         await self._seat(conn, room, seat)
 
     async def _seat(self, conn: Connection, room: Room, seat: int) -> None:
@@ -158,16 +158,17 @@ class RequestHandlers:
         The other way round, a player whose connection dropped right after the snapshot
         came back to a session that did not know its seat yet: welcomed without its room,
         while the room waited for them."""
-        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session)
+        room.entry.seats[seat] = SeatEntry("human", conn.name, conn.session, guest=conn.guest)
         if conn.room is not None and conn.room is not room:
             await self._leave(conn)
         player = conn.player.id if conn.player is not None else None
-        room.hold(seat, conn.session, conn.name, player)  # a resume meanwhile finds the seat its own
+        # a resume meanwhile finds the seat its own
+        room.hold(seat, conn.session, conn.name, player, guest=conn.guest)
         await self._shared.lobby.save_session(conn.session_entry(room.id, seat))
         if conn.closing or not self._sessions.current(conn):
             return  # a newer connection of the session took the seat meanwhile
         conn.room, conn.seat = room, seat
-        room.sit(seat, conn, conn.name, player=player)
+        room.sit(seat, conn, conn.name, player=player, guest=conn.guest)
 
     async def _on_create_room(self, conn: Connection, msg: m.CreateRoom) -> None:
         room = await self._keeper.new_room(
@@ -250,7 +251,7 @@ class RequestHandlers:
         if entry.rated and conn.player is None:
             raise ProtocolError("profile_required", "a rated room needs a profile: create one first")
         if entry.node != self._shared.config.node_id:
-            seat = await self._shared.lobby.claim_seat(entry.room, conn.session, conn.name)
+            seat = await self._shared.lobby.claim_seat(entry.room, conn.session, conn.name, conn.guest)
             await self._redirect(conn, msg.id, entry, seat)
             return
         room = self._rooms[entry.room]
@@ -283,7 +284,7 @@ class RequestHandlers:
             rating = await self._profiles.rating_of(conn.player.id, msg.game)
         await self._leave(conn)  # first out of the room it is in: never two seats of one session
         found = await self._shared.lobby.quick_match(
-            msg.game, conn.session, conn.name, rated=rated, rating=rating
+            msg.game, conn.session, conn.name, rated=rated, rating=rating, guest=conn.guest
         )
         if found is not None and found[0] not in self._rooms:
             entry = await self._shared.lobby.get_room(found[0])
@@ -403,7 +404,7 @@ class RequestHandlers:
         room = self._my_room(conn)
         if not conn.chat_bucket.take():
             raise ProtocolError("rate_limited", "chat is limited to about one line a second")
-        line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text)
+        line = m.ChatMessage(seat=conn.seat, name=conn.name, text=msg.text, guest=conn.guest)
         for other in room.connected():
             other.send(line)
 

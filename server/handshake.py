@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from cardavia import __version__
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
+from cardavia.protocol.names import GUEST_MAX, GUEST_MIN, fallback_guest_name
 from cardavia.server.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Connection
 from cardavia.server.lobby import SessionEntry
 from cardavia.server.profiles import is_player_key, key_hash, player_info
@@ -67,7 +68,7 @@ class Handshake:
             return
         if conn.session:
             raise ProtocolError("invalid_field", "hello was already sent on this connection")
-        conn.name, conn.lang = msg.name, msg.lang
+        conn.lang = msg.lang
         with conn.handshake():
             await self._handshake(conn, msg)
 
@@ -87,11 +88,12 @@ class Handshake:
                 )
                 conn.close(CLOSE_TRY_LATER, "too many new sessions from your address")
                 return
-            session = SessionEntry("s-" + secrets.token_hex(12), msg.name, "")
+            session = SessionEntry("s-" + secrets.token_hex(12), "", "")
+        conn.name, conn.guest = _name_of(msg, session)
         player, player_error = await self._player(msg.player, session.player if msg.resume else None)
         token = secrets.token_urlsafe(24)
         session.token_hash = token_hash(token)
-        session.name = msg.name
+        session.name, session.guest = conn.name, conn.guest
         session.player = player.id if player is not None else None
         await self._shared.lobby.save_session(session)
         conn.session = session.session
@@ -110,6 +112,7 @@ class Handshake:
                 room=room.id if room else None,
                 player=player,
                 player_error=player_error,
+                guest=conn.guest,
             )
         )
         log.info(  # never the key: a log line must not let its reader sign in as anyone
@@ -126,7 +129,7 @@ class Handshake:
             old.close(CLOSE_POLICY, "replaced by a newer connection")
         if room is not None and session.seat is not None:
             conn.room, conn.seat = room, session.seat
-            room.sit(session.seat, conn, msg.name, last_seq=msg.last_seq)
+            room.sit(session.seat, conn, conn.name, last_seq=msg.last_seq, guest=conn.guest)
         elif session.room and session.room not in self._rooms:
             await self._send_home(conn, msg.id, session)
 
@@ -179,3 +182,17 @@ class Handshake:
             conn.send(m.Redirect(id=rid, url=url, room=session.room))
             return
         self._replies.room_moving(conn, rid, session.room)
+
+
+def _name_of(msg: m.Hello, session: SessionEntry) -> tuple[str, int | None]:
+    """The name a hello's player plays under, and its guest number when it chose no name.
+
+    A name given wins over a guest number; without a name, the hello's guest number, else the
+    one the resumed session was seated under, else a number drawn here. A guest's ``name`` is
+    the English fallback ("Player 563") for clients that do not render guests themselves."""
+    if msg.name is not None:
+        return msg.name, None
+    guest = msg.guest if msg.guest is not None else session.guest
+    if guest is None:
+        guest = GUEST_MIN + secrets.randbelow(GUEST_MAX - GUEST_MIN + 1)
+    return fallback_guest_name(guest), guest

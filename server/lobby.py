@@ -42,9 +42,11 @@ class SeatEntry:
     name: str | None = None
     session: str | None = None
     bot: str | None = None
+    guest: int | None = None
+    """A guest's number (a person who chose no name; ``name`` is then "Player 563")."""
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot}
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "guest": self.guest}
 
 
 @dataclass(slots=True)
@@ -78,7 +80,7 @@ class RoomEntry:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
-    def take_seat(self, session: str, name: str) -> int | None:
+    def take_seat(self, session: str, name: str, guest: int | None = None) -> int | None:
         """Seat ``session`` in the first free seat for people, if any: its index.
 
         The one seat-claim rule of the in-memory lobby, for a join and a quick match alike
@@ -86,7 +88,7 @@ class RoomEntry:
         free = self.human_seats_free()
         if not free:
             return None
-        self.seats[free[0]] = SeatEntry("human", name, session)
+        self.seats[free[0]] = SeatEntry("human", name, session, guest=guest)
         return free[0]
 
 
@@ -160,6 +162,8 @@ class SessionEntry:
     seat: int | None = None
     player: str | None = None
     """The profile the session holds (a player id), so a resumed session keeps it."""
+    guest: int | None = None
+    """The guest number the session is seated under (None: its player chose a name)."""
 
 
 class LobbyStore(ABC):
@@ -179,12 +183,20 @@ class LobbyStore(ABC):
         """Public rooms waiting for players, oldest first."""
 
     @abstractmethod
-    async def claim_seat(self, room: str, session: str, name: str) -> int:
-        """Atomically take a free human seat; ``ProtocolError`` when there is none."""
+    async def claim_seat(self, room: str, session: str, name: str, guest: int | None = None) -> int:
+        """Atomically take a free human seat; ``ProtocolError`` when there is none. ``guest``: the
+        guest number of a player who chose no name, kept with the seat."""
 
     @abstractmethod
     async def quick_match(
-        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+        self,
+        game: str,
+        session: str,
+        name: str,
+        *,
+        rated: bool = False,
+        rating: float | None = None,
+        guest: int | None = None,
     ) -> tuple[str, int] | None:
         """Atomically take a seat in an open public room of ``game``, if any: for a casual request
         the oldest casual room; for a rated one the rated room nearest ``rating`` (None: the
@@ -334,19 +346,26 @@ class MemoryLobby(LobbyStore):
                     break
         return found
 
-    async def claim_seat(self, room: str, session: str, name: str) -> int:
+    async def claim_seat(self, room: str, session: str, name: str, guest: int | None = None) -> int:
         entry = self._rooms.get(room)
         if entry is None:
             raise claim_refused("unknown_room", room)
         if entry.state != "waiting":
             raise claim_refused("room_started", room)
-        seat = entry.take_seat(session, name)
+        seat = entry.take_seat(session, name, guest)
         if seat is None:
             raise claim_refused("room_full", room)
         return seat
 
     async def quick_match(
-        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+        self,
+        game: str,
+        session: str,
+        name: str,
+        *,
+        rated: bool = False,
+        rating: float | None = None,
+        guest: int | None = None,
     ) -> tuple[str, int] | None:
         now = self._clock()
         wanted = DEFAULT_RATING if rating is None else rating
@@ -369,7 +388,7 @@ class MemoryLobby(LobbyStore):
                 best, nearest = entry, distance
         if best is None:
             return None
-        seat = best.take_seat(session, name)
+        seat = best.take_seat(session, name, guest)
         return None if seat is None else (best.room, seat)
 
     async def set_seat(self, room: str, seat: int, entry: SeatEntry) -> None:

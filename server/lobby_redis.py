@@ -153,9 +153,21 @@ def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _guest_arg(guest: int | None) -> str:
+    """A guest number as the seat scripts take it: its digits, or '' for a player with a name."""
+    return "" if guest is None else str(guest)
+
+
+def _known(cls: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``data`` that ``cls`` (a dataclass) has: a document a newer node wrote, with a
+    field this node does not know yet (as ``guest`` once was), still reads during a rolling upgrade."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
 def _room_from(raw: str | bytes) -> RoomEntry:
-    data = json.loads(raw)
-    data["seats"] = [SeatEntry(**s) for s in data["seats"]]
+    data = _known(RoomEntry, json.loads(raw))
+    data["seats"] = [SeatEntry(**_known(SeatEntry, s)) for s in data["seats"]]
     for empty_map in ("options", "extra"):  # Lua's cjson writes an empty map as []
         if data.get(empty_map) == []:
             data[empty_map] = {}
@@ -339,23 +351,32 @@ class RedisLobby(LobbyStore):
             found = await pipe.execute()
         return [_room_from(raw) for raw in found if raw]
 
-    async def claim_seat(self, room: str, session: str, name: str) -> int:
+    async def claim_seat(self, room: str, session: str, name: str, guest: int | None = None) -> int:
         entry = await self.get_room(room)
         game = entry.game if entry else "-"
         result = await self._claim(
-            keys=[self.room_key(room), self._open_of(room, game)], args=[session, name]
+            keys=[self.room_key(room), self._open_of(room, game)], args=[session, name, _guest_arg(guest)]
         )
         if isinstance(result, str):
             raise claim_refused(result, room)
         return int(result)
 
     async def quick_match(
-        self, game: str, session: str, name: str, *, rated: bool = False, rating: float | None = None
+        self,
+        game: str,
+        session: str,
+        name: str,
+        *,
+        rated: bool = False,
+        rating: float | None = None,
+        guest: int | None = None,
     ) -> tuple[str, int] | None:
         shards = list(dict.fromkeys(shard for _, _, shard in await self._oldest([game], 1)))  # oldest first
         if not rated:
             for shard in shards:
-                result = await self._quick_in(shard, game, session, name, rated=False, rating=None, mode="")
+                result = await self._quick_in(
+                    shard, game, session, name, rated=False, rating=None, mode="", guest=guest
+                )
                 if result:
                     return str(result[0]), int(result[1])
             return None
@@ -364,7 +385,9 @@ class RedisLobby(LobbyStore):
         for _ in range(RATED_ATTEMPTS):
             peeks = await asyncio.gather(  # every shard at once: one round trip, not sixteen
                 *(
-                    self._quick_in(shard, game, session, name, rated=True, rating=rating, mode="peek")
+                    self._quick_in(
+                        shard, game, session, name, rated=True, rating=rating, mode="peek", guest=guest
+                    )
                     for shard in shards
                 )
             )
@@ -377,14 +400,23 @@ class RedisLobby(LobbyStore):
                 return None
             for _, _, shard, room in sorted(nearest):
                 result = await self._quick_in(
-                    shard, game, session, name, rated=True, rating=rating, mode=room
+                    shard, game, session, name, rated=True, rating=rating, mode=room, guest=guest
                 )
                 if result:
                     return str(result[0]), int(result[1])
         return None
 
     async def _quick_in(
-        self, shard: int, game: str, session: str, name: str, *, rated: bool, rating: float | None, mode: str
+        self,
+        shard: int,
+        game: str,
+        session: str,
+        name: str,
+        *,
+        rated: bool,
+        rating: float | None,
+        mode: str,
+        guest: int | None = None,
     ) -> list[Any] | None:
         """``quick_match.lua`` on one shard of ``game``'s open rooms (its ARGV explains ``mode``)."""
         doc_prefix = self._key("room", f"{{s{shard}}}", "")
@@ -397,6 +429,7 @@ class RedisLobby(LobbyStore):
             repr(RATING_WINDOW),
             repr(RATING_WINDOW_GROWTH),
             mode,
+            _guest_arg(guest),
         ]
         result = await self._quick(keys=[self.open_key(shard, game)], args=args)
         return list(result) if result else None
@@ -465,7 +498,7 @@ class RedisLobby(LobbyStore):
         if not session:
             return None
         raw = await self.redis.get(self._key("session", _text(session)))
-        entry = SessionEntry(**json.loads(raw)) if raw else None
+        entry = SessionEntry(**_known(SessionEntry, json.loads(raw))) if raw else None
         return entry if entry is not None and entry.token_hash == token_hash else None
 
     async def drop_session(self, session: str) -> None:

@@ -33,6 +33,7 @@ from cardavia.bots.ratings import BOT_DEVIATION, bot_rating
 from cardavia.bots.registry import levels_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
+from cardavia.protocol.names import fallback_level_name
 from cardavia.server.connection import Connection
 from cardavia.server.lobby import DEFAULT_RATING, LobbyUnavailable
 from cardavia.server.services import NodeServices
@@ -113,7 +114,8 @@ def bot_standings(game: str) -> list[Standing]:
     rows = []
     for level in levels_for(game):
         fixed = bot_rating(game, level)
-        rows.append(Standing(0, f"bot:{level}", f"Bot ({level})", fixed.rating, BOT_DEVIATION, 0, True))
+        name = fallback_level_name(level)  # clients name the level in their reader's language
+        rows.append(Standing(0, f"bot:{level}", name, fixed.rating, BOT_DEVIATION, 0, True))
     return rows
 
 

@@ -38,6 +38,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import encode_delta, encode_your_turn
 from cardavia.protocol.delta import Recipient
 from cardavia.protocol.errors import ProtocolError
+from cardavia.protocol.names import fallback_bot_name
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import LobbyUnavailable, RoomEntry
 from cardavia.server.seats import SeatSlot, Sink, room_info
@@ -126,7 +127,13 @@ class Room:
     def info(self) -> m.RoomInfo:
         """The room as its members see it: with its code and who is connected."""
         seats = [
-            {"name": s.name or None, "kind": s.kind, "bot": s.bot_id, "connected": s.conn is not None}
+            {
+                "name": s.name or None,
+                "kind": s.kind,
+                "bot": s.bot_id,
+                "guest": s.guest if s.kind == "human" else None,
+                "connected": s.conn is not None,
+            }
             for s in self.seats
         ]
         return room_info(self.entry, seats=seats, show_code=True)
@@ -138,25 +145,36 @@ class Room:
         slot = self.seats[seat]
         return slot.session == session and not slot.left
 
-    def hold(self, seat: int, session: str, name: str, player: str | None = None) -> None:
+    def hold(
+        self, seat: int, session: str, name: str, player: str | None = None, *, guest: int | None = None
+    ) -> None:
         """Mark ``seat`` as ``session``'s before its player sits (while the lobby saves the seat),
         so that the session resuming on another connection meanwhile is seated there."""
         slot = self.seats[seat]
-        slot.kind, slot.name, slot.session, slot.player = "human", name, session, player
+        slot.kind, slot.name, slot.session, slot.player, slot.guest = "human", name, session, player, guest
 
     def sit(
-        self, seat: int, conn: Sink, name: str, last_seq: int | None = None, *, player: str | None = None
+        self,
+        seat: int,
+        conn: Sink,
+        name: str,
+        last_seq: int | None = None,
+        *,
+        player: str | None = None,
+        guest: int | None = None,
     ) -> None:
         """Put a person in a seat (new or reclaimed) and send them the room.
 
         A player who comes back knowing ``last_seq`` gets just the deltas it
         missed when they are still in the seat's short buffer, else a snapshot.
         ``player``: the person's profile; a player who comes back keeps the seat's.
+        ``guest``: the person's guest number when they chose no name (``name`` is its fallback).
         """
         slot = self.seats[seat]
         if player is not None:
             slot.player = player
         old = slot.conn
+        slot.guest = guest
         slot.kind, slot.name, slot.session, slot.conn, slot.dropped_at, slot.left = (
             "human",
             name,
@@ -255,8 +273,8 @@ class Room:
         for index, slot in enumerate(self.seats):
             if slot.kind == "open":
                 level = self.entry.bot_level
-                slot.kind, slot.bot_id = "bot", level
-                slot.name = f"Bot {index + 1} ({level})"
+                slot.kind, slot.bot_id, slot.guest = "bot", level, None
+                slot.name = fallback_bot_name(index, level)  # clients name it in their own language
                 slot.bot = self._make_bot(self.entry.game, level, f"{seed}/{index}")
         self.entry.extra["seed"] = seed
         self.rematch_asked.clear()
@@ -279,7 +297,14 @@ class Room:
 
     def _header(self, seed: str) -> dict[str, Any]:
         seats = [
-            {"kind": s.kind, "name": s.name, "session": s.session, "bot": s.bot_id, "player": player}
+            {
+                "kind": s.kind,
+                "name": s.name,
+                "session": s.session,
+                "bot": s.bot_id,
+                "player": player,
+                "guest": s.guest,
+            }
             for s, player in zip(self.seats, self.players, strict=True)
         ]
         header = {"seed": seed, "options": self.entry.options, "seats": seats, "matches": self.matches}
@@ -463,6 +488,9 @@ class Room:
             for i, s in enumerate(self.seats)
         ]
         record = make_record(self.state, seats=seats, seed=self._seed(), deck=self.entry.deck)
+        for recorded, slot in zip(record["seats"], self.seats, strict=True):
+            if slot.kind == "human" and slot.guest is not None:  # readers ignore fields they do not know
+                recorded["guest"] = slot.guest
         for deal_index, action_index in sorted(self.auto_moves):
             record["deals"][deal_index]["actions"][action_index]["auto"] = True
         record_id = self._on_finish(self, record)
@@ -552,12 +580,13 @@ class Room:
         after which a stand-in bot plays it until its player comes back.
         """
         for slot, seat in zip(self.seats, header["seats"], strict=True):
-            slot.kind, slot.name, slot.session, slot.bot_id, slot.player = (
+            slot.kind, slot.name, slot.session, slot.bot_id, slot.player, slot.guest = (
                 seat["kind"],
                 seat["name"],
                 seat["session"],
                 seat["bot"],
                 seat.get("player"),
+                seat.get("guest"),  # journals written before guests had no numbers
             )
             if slot.kind == "bot":
                 slot.bot = self._make_bot(

@@ -265,13 +265,22 @@ class RoomKeeper:
         game = room.entry.game
         seats = []
         for slot, player in zip(room.seats, room.players, strict=True):
+            shown = slot.bot_id if slot.kind == "bot" else None  # a stand-in's seat stays its person's
+            guest = slot.guest if slot.kind == "human" else None
             if slot.kind == "bot" or (slot.kind == "human" and player is None and room.entry.rated):
                 level = _rated_level(game, slot.bot_id if slot.kind == "bot" else "basic")
                 seats.append(
-                    SeatEnd(name=slot.name, player=None, bot_level=level, fixed=bot_rating(game, level))
+                    SeatEnd(
+                        name=slot.name,
+                        player=None,
+                        bot_level=level,
+                        fixed=bot_rating(game, level),
+                        guest=guest,
+                        level=shown,
+                    )
                 )
             else:
-                seats.append(SeatEnd(name=slot.name, player=player, bot_level=None, fixed=None))
+                seats.append(SeatEnd(name=slot.name, player=player, bot_level=None, fixed=None, guest=guest))
         result = room.state.result
         return MatchEnd(
             record_id=record_id,

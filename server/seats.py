@@ -52,6 +52,8 @@ class SeatSlot:
     session: str | None = None
     player: str | None = None
     """The profile (a player id) of the person seated here, None for anonymous people and bots."""
+    guest: int | None = None
+    """The guest number of a person who chose no name (``name`` is then "Player 563")."""
     conn: Sink | None = None
     bot: Bot | None = None
     bot_id: str | None = None

@@ -29,6 +29,7 @@ from cardavia.games.errors import CardaviaError
 from cardavia.protocol import messages as m
 from cardavia.protocol.delta import apply
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.names import display_name
 from cardavia.protocol.text import display_safe
 
 LONG_HAND = 8
@@ -63,7 +64,7 @@ class ReplayText:
 
     def _seat_name(self, seat: object, index: int) -> str:
         data = seat if isinstance(seat, Mapping) else {}
-        name = str(data.get("name") or "")
+        name = display_name(data, self.texts, index)  # a bot or a guest in the reader's words
         if data.get("bot"):
             level = self.texts.get(f"bots.level.{data['bot']}", str(data["bot"]))
             return display_safe(name or self.texts("profile.cli.replay.bot", level=level))

@@ -20,6 +20,7 @@
 -- ARGV[8]  '' to take a seat in the best room; 'peek' to take nothing and return the best room's
 --          id and its distance from the player's rating (as a string), for the caller to compare
 --          shards; or a room id: take a seat in that room only, if it still qualifies
+-- ARGV[9]  the player's guest number ('' when the player chose a name)
 -- Returns {room id, 0-based seat} (or {room id, distance} for 'peek'), or nil when no room of the
 -- shard qualifies.
 local UNRATED = 1e9  -- the distance of a rated room without a rating: after any room with one
@@ -61,4 +62,4 @@ for i = 1, #ids, 2 do
 end
 if best == nil then return nil end
 if mode == 'peek' then return {best, tostring(best_distance)} end
-return {best, take_seat(best_key, KEYS[1], best_room, best_free, ARGV[2], ARGV[3])}
+return {best, take_seat(best_key, KEYS[1], best_room, best_free, ARGV[2], ARGV[3], ARGV[9])}

@@ -6,7 +6,7 @@
 -- KEYS[1]  the room's document (<prefix>room:{s<N>}:<id>)
 -- KEYS[2]  the open set of the room's game in its shard (<prefix>open:{s<N>}:<game>)
 -- ARGV[1]  'state', 'node', or a seat's 0-based index
--- ARGV[2]  the new value as JSON: a state word, a node id, or a seat {kind, name, session, bot}
+-- ARGV[2]  the new value as JSON: a state word, a node id, or a seat {kind, name, session, bot, guest}
 -- ARGV[3]  seconds until the document expires (0: its expiry stays as it is)
 -- Returns 1, or 0 when the room is gone.
 local raw = redis.call('GET', KEYS[1])

@@ -121,6 +121,11 @@ class SeatEnd:
     player: str | None
     bot_level: str | None
     fixed: Rating | None
+    guest: int | None = None
+    """A guest's number (a person who chose no name; ``name`` is its English fallback)."""
+    level: str | None = None
+    """A built-in bot's seat: the level history names it by ("Bot 2 (basic)"); None for people,
+    also those a bot stood in for (whose ``bot_level`` only rates the seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +172,7 @@ class HistoryEntry:
     ended: float
     rated: bool
     seat: int
-    players: list[dict[str, Any]]  # [{"name", "bot": bool, "player": id | None}] per seat
+    players: list[dict[str, Any]]  # [{"name", "bot": bool, "player": id | None, "level"?, "guest"?}] per seat
     scores: list[int]
     winner: int | None
     rating_before: float | None
@@ -391,6 +396,12 @@ def check_end(end: MatchEnd) -> None:
     check_text(end.record_id, end.game, *(t for s in end.seats for t in (s.name, s.player, s.bot_level)))
     if not end.seats:
         raise ValueError("a match has seats")
+    for seat in end.seats:
+        if seat.guest is not None and (
+            not isinstance(seat.guest, int) or isinstance(seat.guest, bool) or not 100 <= seat.guest <= 999
+        ):
+            raise ValueError(f"guest {seat.guest!r} is no guest number (100-999)")
+    check_text(*(s.level for s in end.seats))
     if len(end.scores) != len(end.seats):
         raise ValueError(f"{len(end.seats)} seats but {len(end.scores)} scores")
     if not all(isinstance(s, int) and not isinstance(s, bool) for s in end.scores):
@@ -426,7 +437,12 @@ def seat_list(end: MatchEnd, profiles: dict[str, bool]) -> list[dict[str, Any]]:
             seats.append({"name": "", "bot": False, "player": None, "deleted": True})
             continue
         bot = seat.bot_level is not None or (seat.player is not None and profiles[seat.player])
-        seats.append({"name": seat.name, "bot": bot, "player": seat.player})
+        shown: dict[str, Any] = {"name": seat.name, "bot": bot, "player": seat.player}
+        if seat.level is not None:  # a built-in bot: clients name it by seat and level
+            shown["level"] = seat.level
+        if seat.guest is not None:  # a guest: clients name it by its number
+            shown["guest"] = seat.guest
+        seats.append(shown)
     return seats
 
 

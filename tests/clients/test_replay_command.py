@@ -44,11 +44,12 @@ def test_every_step_is_told_with_every_hand_as_the_engine_had_it(game_id: str) -
     judged = 0
     for number, lines in enumerate(shown.steps(), start=1):
         step = replay.steps[number - 1]
-        mover = "Anna" if step["seat"] == 0 else f"Bot {step['seat']}"
+        mover = "Anna" if step["seat"] == 0 else f"Bot {step['seat'] + 1} (basic)"  # named by seat and level
         assert any(line.startswith(f"{number}. {mover}: ") for line in lines)
         hands = lines[-len(after[number - 1]) :]
         for seat, view in enumerate(after[number - 1]):  # rebuilt from the ops: the engine's own views
-            assert hands[seat] == hand_line(texts, names, "Anna" if seat == 0 else f"Bot {seat}", view)
+            who = "Anna" if seat == 0 else f"Bot {seat + 1} (basic)"
+            assert hands[seat] == hand_line(texts, names, who, view)
         note = replay.analysis[number - 1]
         best = [line for line in lines if "the strong bot would play" in line]
         if note is not None and note.get("differs"):
@@ -65,7 +66,8 @@ def test_every_step_is_told_with_every_hand_as_the_engine_had_it(game_id: str) -
     final = shown.footer()[0]
     assert final.startswith("Final scores")
     winner = result["winner"]
-    assert (f"{'Anna' if winner == 0 else f'Bot {winner}'} won" in final) if winner is not None else True
+    if winner is not None:
+        assert f"{'Anna' if winner == 0 else f'Bot {winner + 1} (basic)'} won" in final
 
 
 def test_the_replay_speaks_the_players_language() -> None:

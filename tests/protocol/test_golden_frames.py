@@ -9,9 +9,17 @@ import pytest
 
 from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_client, decode_server, encode, encode_delta
-from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
+from cardavia.protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES, VARIANT_EXAMPLES
 
-GOLDEN = json.loads((Path(__file__).parent / "golden_frames.json").read_text(encoding="utf-8"))
+GOLDEN_FILE = Path(__file__).parent / "golden_frames.json"
+GOLDEN = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
+
+
+def golden_frames() -> dict[str, str]:
+    """Every example's frame in hex, by type (and ``<type>.<what>`` for the variants)."""
+    frames = {e.type: encode(e).hex() for e in [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]}
+    frames.update({name: encode(e).hex() for name, e in VARIANT_EXAMPLES.items()})
+    return frames
 
 
 def test_every_message_type_has_an_example_and_a_golden_frame() -> None:
@@ -19,7 +27,17 @@ def test_every_message_type_has_an_example_and_a_golden_frame() -> None:
     server = {t.model_fields["type"].default for t in m.SERVER_TYPES}
     assert {e.type for e in CLIENT_EXAMPLES} == client
     assert {e.type for e in SERVER_EXAMPLES} == server
-    assert set(GOLDEN) == client | server
+    assert set(GOLDEN) == client | server | set(VARIANT_EXAMPLES)
+    assert {name.split(".")[0] for name in VARIANT_EXAMPLES} <= client | server
+
+
+@pytest.mark.parametrize("name", sorted(VARIANT_EXAMPLES))
+def test_variant_golden_frames(name: str) -> None:
+    example = VARIANT_EXAMPLES[name]
+    frame = bytes.fromhex(GOLDEN[name])
+    assert encode(example) == frame
+    decode = decode_client if isinstance(example, m.Request) else decode_server
+    assert decode(frame) == example
 
 
 @pytest.mark.parametrize("example", CLIENT_EXAMPLES, ids=lambda e: e.type)
@@ -54,3 +72,9 @@ def test_the_servers_delta_fast_path_gives_the_golden_frame() -> None:
     frame = encode_delta(example.seq, example.ops, example.events)
     assert frame == bytes.fromhex(GOLDEN["delta"])
     assert decode_server(frame) == example
+
+
+if __name__ == "__main__":  # python -m tests.protocol.test_golden_frames: write the file anew
+    fresh = golden_frames()
+    ordered = {name: fresh[name] for name in GOLDEN if name in fresh} | fresh  # new names last
+    GOLDEN_FILE.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")

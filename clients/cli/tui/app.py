@@ -38,6 +38,7 @@ from cardavia.games.errors import UnknownGameError
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import Requests, ViewStore
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.names import display_name
 from cardavia.protocol.text import display_safe
 
 Item = m.Reply | Reconnecting | Reconnected
@@ -188,7 +189,8 @@ class CardaviaApp(App[None]):
             elif isinstance(item, m.RematchVotes):
                 self.table.on_rematch_votes(item)
             elif isinstance(item, m.ChatMessage):
-                self.table.write(f"{display_safe(item.name)}: {display_safe(item.text)}")
+                who = display_name({"name": item.name, "guest": item.guest}, self.texts)
+                self.table.write(f"{display_safe(who)}: {display_safe(item.text)}")
 
     async def _snapshot(self, snapshot: m.Snapshot) -> None:
         if self.table is not None and self.table.room.room == snapshot.room.room:

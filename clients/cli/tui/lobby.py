@@ -28,6 +28,7 @@ from cardavia.clients.cli.tui.dialogs import CodeScreen, LanguageScreen, localiz
 from cardavia.clients.cli.tui.forms import CreateRoomScreen
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.names import display_name
 from cardavia.protocol.text import display_safe
 
 if TYPE_CHECKING:
@@ -204,8 +205,9 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         for room in self.rooms:
             seats = ", ".join(
-                str(s.get("name") or t.get(f"lobby.seat.{s.get('kind', 'open')}", str(s.get("kind"))))
-                for s in room.seats
+                display_safe(display_name(s, t, i))
+                or t.get(f"lobby.seat.{s.get('kind', 'open')}", str(s.get("kind")))
+                for i, s in enumerate(room.seats)
             )
             game = self.catalogue.game_name(room.game, self.lang) if self.catalogue else room.game
             deck = self.catalogue.deck_texts(room.deck, self.lang)[0] if self.catalogue else room.deck

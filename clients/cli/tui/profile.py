@@ -24,6 +24,7 @@ from cardavia.clients.cli.session import ClientRequestError
 from cardavia.clients.cli.tui.dialogs import Modal
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.names import display_name
 from cardavia.protocol.text import TextRefused, check, display_safe
 
 if TYPE_CHECKING:
@@ -394,7 +395,7 @@ class HistoryScreen(_Asking):
         for entry in reply.matches:
             when = datetime.datetime.fromtimestamp(entry.ended).strftime("%Y-%m-%d %H:%M")
             game = catalogue.game_name(entry.game, t.lang) if catalogue else entry.game
-            others = ", ".join(_player_name(t, p) for i, p in enumerate(entry.players) if i != entry.seat)
+            others = ", ".join(_player_name(t, p, i) for i, p in enumerate(entry.players) if i != entry.seat)
             scores = " - ".join(str(s) for s in entry.scores)
             if entry.rated and entry.rating_before is not None and entry.rating_after is not None:
                 change = change_text(t, entry.rating_before, entry.rating_after)
@@ -424,8 +425,8 @@ class HistoryScreen(_Asking):
         self.dismiss(None)
 
 
-def _player_name(texts: Texts, player: Mapping[str, Any]) -> str:
-    name = display_safe(str(player.get("name") or ""))
+def _player_name(texts: Texts, player: Mapping[str, Any], seat: int) -> str:
+    name = display_safe(display_name(player, texts, seat))  # a bot or a guest in the reader's words
     if not name:
         return texts("profile.cli.deleted")
     # a profile's bot is marked as one; a built-in bot's name already says what it is

@@ -32,6 +32,7 @@ from cardavia.clients.cli.tui.summaries import DealSummaryScreen, MatchSummarySc
 from cardavia.clients.cli.tui.tables import GameTable, TableContext, table_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.names import display_name
 from cardavia.protocol.text import TextRefused, check, display_safe
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ class TableScreen(Screen[None]):
         self.names = CardNames(self.room.deck, self.lang, self.room.game)
         # other people chose these names: every renderer gets them made safe for a terminal
         players = [
-            display_safe(str(s.get("name") or self.texts("table.seat", number=i + 1)))
+            display_safe(display_name(s, self.texts, i) or self.texts("table.seat", number=i + 1))
             for i, s in enumerate(self.room.seats)
         ]
         self.renderer: GameTable = table_for(self.room.game, TableContext(self.names, self.seat, players))
@@ -286,7 +287,7 @@ class TableScreen(Screen[None]):
         lines = [t("table.waiting.title", code=code, public="yes" if self.room.public else "no")]
         for i, seat in enumerate(self.room.seats):
             empty = t("table.waiting.bot") if seat.get("kind") == "bot" else t("table.waiting.empty")
-            who = display_safe(str(seat["name"])) if seat.get("name") else empty
+            who = display_safe(display_name(seat, t, i)) or empty
             lines.append("  " + t("table.waiting.seat", number=i + 1, who=who))
         if self._owner():
             lines.append(t("table.waiting.press_start"))

@@ -27,8 +27,29 @@ const bytes = (hex) => Uint8Array.from(Buffer.from(hex, "hex"));
 /** @param {Uint8Array} frame */
 const hex = (frame) => Buffer.from(frame).toString("hex");
 
-test("the golden file has a frame for every message type, and only those", () => {
-  assert.deepEqual(Object.keys(GOLDEN).sort(), [...CLIENT_TYPES, ...SERVER_TYPES].sort());
+/** Frames of optional fields, named `<type>.<what>` (protocol/examples.py VARIANT_EXAMPLES). */
+const VARIANTS = Object.keys(GOLDEN).filter((name) => name.includes("."));
+
+test("the golden file has a frame for every message type, and only those and their variants", () => {
+  assert.deepEqual(Object.keys(GOLDEN).filter((name) => !name.includes(".")).sort(), [...CLIENT_TYPES, ...SERVER_TYPES].sort());
+  assert.deepEqual(VARIANTS.sort(), ["chat_message.guest", "hello.guest", "history.level", "snapshot.guest", "welcome.guest"]);
+});
+
+test("a guest's hello encodes byte for byte as the Python encoder does: no name, its number", () => {
+  const hello = decodeFrame(bytes(GOLDEN["hello.guest"]));
+  assert.deepEqual(Object.entries(hello), [["id", 1], ["type", "hello"], ["version", 2], ["guest", 563], ["lang", "pl"]]);
+  assert.equal(hex(encodeClient({ id: 1, type: "hello", version: 2, name: null, guest: 563, lang: "pl" })), GOLDEN["hello.guest"]);
+});
+
+test("the guest number and the bot level come with the names the server writes", () => {
+  assert.equal(decodeServer(bytes(GOLDEN["welcome.guest"])).guest, 563);
+  const chat = decodeServer(bytes(GOLDEN["chat_message.guest"]));
+  assert.deepEqual([chat.seat, chat.name, chat.guest], [0, "Player 563", 563]);
+  const room = /** @type {{ seats: Record<string, unknown>[] }} */ (decodeServer(bytes(GOLDEN["snapshot.guest"])).room);
+  assert.deepEqual(room.seats.map((s) => [s.kind, s.name, s.bot, s.guest]), [["human", "Player 563", null, 563], ["bot", "Bot 2 (basic)", "basic", null]]);
+  const history = decodeServer(bytes(GOLDEN["history.level"]));
+  const players = /** @type {{ players: Record<string, unknown>[] }[]} */ (history.matches)[0].players;
+  assert.deepEqual(players.map((p) => [p.bot, p.level ?? null, p.guest ?? null]), [[false, null, 563], [true, "basic", null]]);
 });
 
 for (const type of CLIENT_TYPES) {

@@ -95,7 +95,9 @@ export const FORGOTTEN_KEY_ERRORS = Object.freeze(["unknown_player", "malformed_
  *
  * @typedef {object} SessionOptions
  * @property {string} url the server's WebSocket URL
- * @property {string} name the player's name
+ * @property {string | null} name the name the player chose; null: a guest, named by `guest`
+ * @property {number | null} [guest] the guest number the page keeps for a player who chose no
+ *   name (100 to 999), sent while `name` is null so the player stays "Player 563" on every visit
  * @property {string} [lang] the player's language (en it sv nb es pl)
  * @property {SocketFactory} connect opens a socket to a URL
  * @property {Timers} timers
@@ -123,6 +125,7 @@ export class Session {
     /** The URL the session started with; reconnection falls back to it when the current node is gone. */
     this.homeUrl = options.url;
     this.name = options.name;
+    this.guest = options.guest ?? null;
     this.lang = options.lang ?? "en";
     /** The room the player is in and the view of it: the page's one copy of either. */
     this.roomState = new RoomState();
@@ -316,6 +319,7 @@ export class Session {
         type: "hello",
         version: PROTOCOL_VERSION,
         name: this.name,
+        guest: this.name ? null : this.guest, // a name given wins over the guest number
         lang: this.lang,
         resume: this._token,
         last_seq: resuming ? this.store.seq : null,

@@ -36,7 +36,8 @@ import { SentRequests, closeKey, routeRefusal } from "./refusals.js";
 import { ReplayScreen } from "./replay.js";
 import { RoomScreen } from "./room_screen.js";
 import { configureRules, openRules } from "./rules.js";
-import { DisplaySettings, applyDisplay, readSettings, validName, writeSettings } from "./settings.js";
+import { DisplaySettings, applyDisplay, readSettings, validName, withGuest, writeSettings } from "./settings.js";
+import { displayName } from "../protocol/names.js";
 import { Texts, safeStorage } from "./texts.js";
 
 /**
@@ -86,7 +87,9 @@ export class App {
     this.win = win;
     this.document = win.document;
     this.storage = safeStorage(win);
-    this.settings = readSettings(this.storage);
+    // the guest number exists before the first hello, and is kept: the same "Player 563" after a reload
+    this.settings = withGuest(readSettings(this.storage), win.crypto);
+    writeSettings(this.storage, this.settings);
     this.texts = new Texts(win);
     /** @type {TextCatalogue | null} */
     this.catalogue = null;
@@ -243,8 +246,8 @@ export class App {
         writeSettings(this.storage, settings);
       },
     });
-    if (!this.settings.name || !validName(this.settings.name)) {
-      this.settings.name = validName(t("web.name.default", { number: 100 + Math.floor(Math.random() * 900) })) ?? "Cardavia";
+    if (this.settings.name && !validName(this.settings.name)) {
+      this.settings.name = null; // a stored name the server would refuse: a guest until one is typed
       writeSettings(this.storage, this.settings);
     }
     this.lobby = new Lobby(this.frame.el.lobby, {
@@ -255,6 +258,7 @@ export class App {
       texts: /** @type {TextCatalogue} */ (this.catalogue),
       levels: this.settings.levels,
       name: this.settings.name,
+      guest: this.settings.guest,
       send: (message) => this.send(message, "lobby"),
       openRules,
       onLevelChosen: (game, level) => {
@@ -296,6 +300,11 @@ export class App {
     this.label();
   }
 
+  /** The words a person's name is given in (`displayName`): the page's language. */
+  nameWords() {
+    return { t: this.t, has: this.has, lang: this.lang };
+  }
+
   /** Words the frame in the current language. */
   label() {
     this.frame?.label(this.t, this.catalogue, this.lang);
@@ -313,7 +322,8 @@ export class App {
     /** @type {Session} */
     const session = new Session({
       url: serverUrl(this.win.location),
-      name: this.settings.name ?? "Cardavia",
+      name: this.settings.name,
+      guest: this.settings.guest,
       lang: this.lang,
       connect: (url) => /** @type {import("../protocol/ports.js").SocketLike} */ (/** @type {unknown} */ (new this.win.WebSocket(url))),
       timers: {
@@ -392,8 +402,9 @@ export class App {
    * @param {string} typed
    */
   rename(typed) {
-    const name = validName(typed);
-    if (!name) {
+    const blank = String(typed ?? "").trim() === ""; // no name: a guest again, "Player 563"
+    const name = blank ? null : validName(typed);
+    if (!blank && !name) {
       return false;
     }
     this.settings.name = name;
@@ -404,7 +415,7 @@ export class App {
     if (!this.table) {
       this.connect();
     }
-    this.notify("web.name.saved", { name }, "info");
+    this.notify("web.name.saved", { name: name ?? displayName({ guest: this.settings.guest }, this.nameWords()) }, "info");
     return true;
   }
 

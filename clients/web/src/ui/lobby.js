@@ -41,7 +41,8 @@ import { ROOMS_LIMIT, ROOMS_REFRESH, initialState, reduce } from "./lobby_state.
  *   openRules: (game: string) => void,
  *   onLevelChosen: (game: string, level: string) => void,
  *   onNameChange: (name: string) => boolean,
- *   name: string,
+ *   name: string | null,
+ *   guest: number | null,
  * }} LobbyContext
  */
 
@@ -54,7 +55,7 @@ export class Lobby {
     this.root = root;
     this.ctx = ctx;
     /** @type {LobbyState} */
-    this.state = initialState({ name: ctx.name, levels: ctx.levels });
+    this.state = initialState({ name: ctx.name, guest: ctx.guest, levels: ctx.levels });
     /** @type {ReturnType<typeof setInterval> | null} */
     this.refreshTimer = null;
     /** @type {CreateRoomDialog | null} */

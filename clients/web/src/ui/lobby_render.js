@@ -10,6 +10,7 @@
  * (lobby_input.js); none changes the state itself.
  */
 import { displaySafe, h, normalizeCode, CODE_LENGTH, uid } from "./dom.js";
+import { displayName } from "../protocol/names.js";
 import {
   canAsk, chosenLevel, deckTexts, decksFor, gameName, joinable, levelTexts, levelsFor,
 } from "./lobby_state.js";
@@ -61,13 +62,16 @@ function ratedGroup(scene) {
 
 /**
  * A seat of a room as the rooms list shows it: the player's name (made safe
- * to show), or what waits there.
- * @param {{ name?: string | null, kind?: string }} seat
+ * to show; a bot's or a guest's in the reader's language), or what waits there.
+ * @param {{ name?: string | null, kind?: string, bot?: string | null, guest?: number | null }} seat
  * @param {Translate} t
+ * @param {number | null} [index] the seat's index, which a bot's name gives
+ * @param {string} [lang]
  */
-export function seatText(seat, t) {
-  if (seat.name) {
-    return displaySafe(seat.name);
+export function seatText(seat, t, index = null, lang = "en") {
+  const name = displayName(seat, { t, lang }, index);
+  if (name) {
+    return displaySafe(name);
   }
   switch (seat.kind) {
     case "bot":
@@ -160,7 +164,7 @@ function nameForm(scene) {
   const input = h("input", {
     attrs: { id, type: "text", maxlength: 32, autocomplete: "nickname", spellcheck: "false", "aria-describedby": problemId },
     dataset: { focusKey: "name" },
-    props: { value: state.name },
+    props: { value: state.name, placeholder: displayName({ guest: state.guest }, { t, lang: scene.lang }) },
   });
   const problem = h("p", { className: "field-problem", attrs: { id: problemId, "aria-live": "polite" } });
   const form = h("form", {
@@ -405,7 +409,7 @@ function roomsSection(scene) {
     const code = displaySafe(room.code ?? "");
     const deck = deckTexts(state, scene.texts, room.deck);
     const stateText = room.state && scene.has(`lobby.state.${room.state}`) ? t(`lobby.state.${room.state}`) : displaySafe(room.state ?? "");
-    const seats = (room.seats ?? []).map((seat) => seatText(seat, t)).join(", ");
+    const seats = (room.seats ?? []).map((seat, index) => seatText(seat, t, index, scene.lang)).join(", ");
     const timer = typeof room.turn_seconds === "number" ? t("web.lobby.timer", { count: Math.round(room.turn_seconds) }) : null;
     body.append(h("tr", {},
       h("th", { attrs: { scope: "row" }, className: "room-code", text: code }),

@@ -38,7 +38,8 @@ export const ROOMS_REFRESH = 5;
  * @property {string} game the game chosen
  * @property {string} deck the deck chosen for it
  * @property {Readonly<Record<string, string>>} levels the bot level chosen, by game
- * @property {string} name the player's name
+ * @property {string} name the name the player chose ("" while they have none: a guest)
+ * @property {number | null} guest the guest number the player is named by while they have no name
  * @property {boolean} online the server answers
  * @property {StatusLine | null} status what the lobby is doing, or what went wrong
  * @property {boolean} profile the session holds a profile: rated play is offered
@@ -59,7 +60,7 @@ export const ROOMS_REFRESH = 5;
 
 /**
  * The lobby before the server has said anything.
- * @param {{ name: string, levels?: Record<string, string> }} player
+ * @param {{ name: string | null, guest?: number | null, levels?: Record<string, string> }} player
  * @returns {LobbyState}
  */
 export function initialState(player) {
@@ -69,7 +70,8 @@ export function initialState(player) {
     game: "",
     deck: "",
     levels: { ...player.levels },
-    name: player.name,
+    name: player.name ?? "",
+    guest: player.guest ?? null,
     online: false,
     status: null,
     profile: false,

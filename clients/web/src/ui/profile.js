@@ -17,6 +17,7 @@ import {
   signedChange, typedCode,
 } from "./profile_state.js";
 import { validName } from "./settings.js";
+import { displayName } from "../protocol/names.js";
 
 /**
  * @typedef {import("./profile_state.js").ProfileState} ProfileState
@@ -442,8 +443,8 @@ export class ProfileScreens {
     // a built-in bot level is named by its level in the player's language (the server's
     // name for it is English); a program's own profile by the name it chose
     const builtIn = row.bot && row.level !== null && row.player.startsWith("bot:");
-    const level = builtIn && row.level && has(`bots.level.${row.level}`) ? t(`bots.level.${row.level}`) : row.level;
-    const name = h("th", { attrs: { scope: "row" } }, builtIn && level ? level : displaySafe(row.name));
+    const shown = builtIn ? row : { ...row, level: null }; // only a built-in level is named by it
+    const name = h("th", { attrs: { scope: "row" } }, displaySafe(displayName(shown, { t, has, lang: this.ctx.words().lang })));
     if (row.bot) {
       name.append(" ", h("span", { className: "badge bot-badge", text: t("profile.leaderboard.bot") }));
     }
@@ -496,12 +497,14 @@ export class ProfileScreens {
 
   /** @param {HistoryEntry} entry */
   historyRow(entry) {
-    const { t, lang } = this.ctx.words();
+    const { t, has, lang } = this.ctx.words();
     const when = new Date(entry.ended * 1000);
     const whenText = Number.isFinite(when.getTime())
       ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(when)
       : "";
-    const who = opponents(entry).map((p) => (p.name ? displaySafe(p.name) : t("profile.deleted_player"))).join(", ");
+    const who = opponents(entry)
+      .map((p) => displaySafe(displayName(p, { t, has, lang }, entry.players.indexOf(p))) || t("profile.deleted_player"))
+      .join(", ");
     const result = outcome(entry);
     const scores = entry.scores.join(" – ");
     const before = entry.rating_before;

@@ -28,7 +28,8 @@ export const CHANGES_KEPT = 10;
  * @typedef {{ game: string, rating: number, deviation: number, games: number }} GameRating
  * @typedef {{ rank: number, player: string, name: string, rating: number, deviation: number, games: number,
  *   bot: boolean, level: string | null }} Standing
- * @typedef {{ name: string, bot: boolean, player: string | null }} MatchPlayer
+ * @typedef {{ name: string, bot: boolean, player: string | null, level?: string | null, guest?: number | null }} MatchPlayer
+ *   (`level`: a built-in bot's, `guest`: a guest's number; `displayName` names them)
  * @typedef {{ record: string, game: string, ended: number, rated: boolean, seat: number, players: MatchPlayer[],
  *   scores: number[], winner: number | null, rating_before: number | null, rating_after: number | null }} HistoryEntry
  * @typedef {{ record: string, game: string, before: number, after: number, deviation: number }} RatingChange
@@ -349,7 +350,10 @@ function entryOf(value) {
   if (typeof e.record !== "string" || typeof e.game !== "string" || seat === null) return null;
   const players = listOf(e.players).map((p) => {
     const o = p && typeof p === "object" ? /** @type {Record<string, unknown>} */ (p) : {};
-    return { name: typeof o.name === "string" ? o.name : "", bot: o.bot === true, player: typeof o.player === "string" ? o.player : null };
+    return {
+      name: typeof o.name === "string" ? o.name : "", bot: o.bot === true, player: typeof o.player === "string" ? o.player : null,
+      level: typeof o.level === "string" ? o.level : null, guest: typeof o.guest === "number" ? o.guest : null,
+    };
   });
   return {
     record: e.record,

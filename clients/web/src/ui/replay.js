@@ -13,6 +13,7 @@
  */
 import { displaySafe, h, uid } from "./dom.js";
 import { Names } from "./names.js";
+import { displayName } from "../protocol/names.js";
 import { BadReplay, dealNow, fromReplay, mark, reduce, stepEvents, stepNow, tally, viewsNow } from "./replay_state.js";
 import { drawKit } from "./table/draw.js";
 import { describeEvents } from "./table/words.js";
@@ -263,11 +264,11 @@ export class ReplayScreen {
 
   /** @param {number} seat */
   seatName(seat) {
-    const { t } = this.ctx.words();
+    const { t, has, lang } = this.ctx.words();
     const info = this.state?.seats[seat];
     if (!info) return t("table.seat", { number: seat + 1 });
-    if (info.deleted || !info.name) return t("profile.deleted_player");
-    return displaySafe(info.name);
+    if (info.deleted) return t("profile.deleted_player");
+    return displaySafe(displayName(info, { t, has, lang }, seat)) || t("profile.deleted_player");
   }
 
   /**

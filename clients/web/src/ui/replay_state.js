@@ -15,7 +15,7 @@ import { applyDelta } from "../protocol/delta.js";
 
 /**
  * @typedef {Record<string, any>} View
- * @typedef {{ name: string, kind: string, bot: string | null, deleted: boolean }} ReplaySeat
+ * @typedef {{ name: string, kind: string, bot: string | null, deleted: boolean, guest: number | null }} ReplaySeat  (`guest`: a guest's number)
  * @typedef {{ deal: number, seat: number, action: Record<string, unknown> }} ReplayStep
  * @typedef {{ best: Record<string, unknown>, differs: boolean, forced: boolean }} Analysis
  *
@@ -252,6 +252,7 @@ function seatOf(value) {
     kind: s.kind === "human" ? "human" : "bot",
     bot: typeof s.bot === "string" ? s.bot : null,
     deleted: s.deleted === true,
+    guest: typeof s.guest === "number" ? s.guest : null,
   };
 }
 

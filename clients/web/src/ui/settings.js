@@ -21,6 +21,7 @@
  * matrix for a level) are tested under Node.
  */
 import { h, uid } from "./dom.js";
+import { drawGuest, guestNumber } from "../protocol/names.js";
 
 export const SETTINGS_KEY = "cardavia.settings";
 export const DEFAULT_LEVEL = 50;
@@ -31,6 +32,7 @@ export const TEMPERATURE_FILTER_ID = "cardavia-temperature";
  * @typedef {{
  *   lang: string | null,
  *   name: string | null,
+ *   guest: number | null,
  *   contrast: number,
  *   grain: number,
  *   temperature: number,
@@ -61,9 +63,27 @@ export function validName(typed) {
 }
 
 
+/**
+ * The default names earlier pages drew and stored as if the player had typed them, in each of
+ * the page's languages: read back as that guest number, so the player is named in the language
+ * of the page they read.
+ */
+const OLD_DEFAULT_NAME = /^(?:Player|Spelare|Spiller|Giocatore|Jugador|Gracz) ([1-9]\d\d)$/u;
+
+/**
+ * The settings with a guest number: the one they have, or one drawn now (and stored by the
+ * caller), so the player is the same "Player 563" from the first hello on and after a reload.
+ * @param {Settings} settings
+ * @param {{ getRandomValues(array: Uint32Array<ArrayBuffer>): unknown }} crypto
+ * @returns {Settings}
+ */
+export function withGuest(settings, crypto) {
+  return settings.guest === null ? { ...settings, guest: drawGuest(crypto) } : settings;
+}
+
 /** @returns {Settings} */
 export function defaultSettings() {
-  return { lang: null, name: null, contrast: DEFAULT_LEVEL, grain: DEFAULT_LEVEL, temperature: DEFAULT_LEVEL, levels: {} };
+  return { lang: null, name: null, guest: null, contrast: DEFAULT_LEVEL, grain: DEFAULT_LEVEL, temperature: DEFAULT_LEVEL, levels: {} };
 }
 
 /**
@@ -106,7 +126,11 @@ export function readSettings(storage) {
   if (typeof data.lang === "string") {
     settings.lang = data.lang;
   }
-  if (typeof data.name === "string" && data.name.trim()) {
+  settings.guest = guestNumber(data.guest);
+  const drawn = typeof data.name === "string" ? OLD_DEFAULT_NAME.exec(data.name.trim()) : null;
+  if (drawn && settings.guest === null) {
+    settings.guest = Number(drawn[1]); // the English-only default name earlier pages stored: a guest
+  } else if (typeof data.name === "string" && data.name.trim()) {
     settings.name = data.name;
   }
   for (const key of DISPLAY_KEYS) {

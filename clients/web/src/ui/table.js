@@ -25,6 +25,7 @@
 import { displaySafe, replaceChildren } from "./dom.js";
 import { MoveMenu } from "./moves.js";
 import { Names } from "./names.js";
+import { displayName } from "../protocol/names.js";
 import { openDialog, showChoice, summaryBody } from "./table/dialogs.js";
 import { activate, handKey, hint, playSelection, tableKey } from "./table/input.js";
 import {
@@ -132,7 +133,7 @@ export class TableView {
       if (typeof own === "string") return own;
       return (this.ctx.cardName && this.ctx.cardName(code)) || code;
     };
-    const players = state.room.seats.map((s, i) => displaySafe(s.name ? s.name : t("table.seat", { number: i + 1 })));
+    const players = state.room.seats.map((s, i) => displaySafe(displayName(s, { t, lang: this.ctx.lang }, i) || t("table.seat", { number: i + 1 })));
     const names = new Names(t, cardName, players, state.seat);
     const messages = (catalogue && catalogue.messages) || {};
     /** @param {string} key */

@@ -11,7 +11,7 @@
  * @typedef {import("../moves.js").Action} Action
  * @typedef {import("../tables/index.js").Event} Event
  * @typedef {Record<string, unknown>} Incoming  a server message as the codec decodes it
- * @typedef {{kind?: string, name?: string, bot?: string}} Seat  a seat of the room
+ * @typedef {{kind?: string, name?: string, bot?: string, guest?: number | null}} Seat  a seat of the room (`guest`: a guest's number)
  * @typedef {{
  *   room?: string, code?: string, game?: string, deck?: string, state?: string,
  *   owner?: string | null, public?: boolean, turn_seconds?: number, seats: Seat[],
@@ -24,7 +24,7 @@
  *   type: "match_result", winner: number | null, scores: number[], reason: string, record: string | null,
  * }} MatchResult
  * @typedef {{type: "rematch_votes", asked: number[], waiting: number[]}} RematchVotes
- * @typedef {{type: "chat_message", seat: number | null, name: string, text: string}} ChatMessage
+ * @typedef {{type: "chat_message", seat: number | null, name: string, text: string, guest?: number | null}} ChatMessage
  * @typedef {{type: "error", code: string, message: string}} Refusal
  */
 
@@ -50,7 +50,9 @@ export function readRoom(data) {
   const out = {
     seats: (Array.isArray(room.seats) ? room.seats : []).map((s) => {
       const seat = record(s) || {};
-      return { kind: string(seat.kind), name: string(seat.name), bot: string(seat.bot) };
+      const guest = number(seat.guest); // a guest's number: the page names the seat by it
+      const read = { kind: string(seat.kind), name: string(seat.name), bot: string(seat.bot) };
+      return guest === null ? read : { ...read, guest };
     }),
   };
   for (const key of /** @type {const} */ (["room", "code", "game", "deck", "state"])) {
@@ -128,7 +130,7 @@ export function readRematchVotes(msg) {
  * @returns {ChatMessage}
  */
 export function readChatMessage(msg) {
-  return { type: "chat_message", seat: number(msg.seat), name: string(msg.name) || "", text: string(msg.text) || "" };
+  return { type: "chat_message", seat: number(msg.seat), name: string(msg.name) || "", text: string(msg.text) || "", guest: number(msg.guest) };
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import { displaySafe, h, replaceChildren } from "../dom.js";
 import { whole } from "../names.js";
+import { displayName } from "../../protocol/names.js";
 import { gameModule } from "../tables/index.js";
 import { back, drawKit, packFace, silence } from "./draw.js";
 import { handOf } from "./state.js";
@@ -254,7 +255,7 @@ function renderWaiting(parts, state, look) {
   const room = state.room;
   const lines = room.seats.map((seat, i) => {
     const empty = seat.kind === "bot" ? t("table.waiting.bot") : t("table.waiting.empty");
-    const who = seat.name ? displaySafe(seat.name) : empty;
+    const who = displaySafe(displayName(seat, look.wording, i)) || empty;
     return h("li", { text: t("table.waiting.seat", { number: i + 1, who }) });
   });
   let how;
@@ -463,7 +464,7 @@ export function appendLog(parts, added, wording) {
  */
 export function renderChat(parts, state, wording) {
   replaceChildren(parts.chatList, state.chat.map((line) => h("li", { className: "tv-chat-line" },
-    h("strong", { text: displaySafe(line.name) || wording.names.who(line.seat) }), " ", displaySafe(line.text))));
+    h("strong", { text: displaySafe(displayName(line, wording)) || wording.names.who(line.seat) }), " ", displaySafe(line.text))));
   parts.chatList.scrollTop = parts.chatList.scrollHeight;
 }
 

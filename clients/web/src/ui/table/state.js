@@ -43,7 +43,7 @@ import { rememberEvents } from "./words.js";
  *   | {say: "refused", code: string, message: string}} Say
  *   words to be: the page words each in the player's language when it draws it
  * @typedef {{kind: string, say: Say}} LogEntry  one entry of the log (events: all the lines of one delta)
- * @typedef {{seat: number | null, name: string, text: string}} ChatLine
+ * @typedef {{seat: number | null, name: string, text: string, guest?: number | null}} ChatLine  (`guest`: the sender's guest number)
  * @typedef {{deadline: number, total: number, mine: boolean}} Timer  the running turn timer (page clock, ms)
  * @typedef {{kind: "deal", event: Event, number: number} | {kind: "match", result: MatchResult}} Summary
  * @typedef {{title: string, options: Option[]}} Choice  the ways a card or a selection can be played
@@ -274,7 +274,8 @@ export function reduce(state, message) {
       return { ...state, rematch: { say: "rematch_waiting", waiting } };
     }
     case "chat_message": {
-      const chat = [...state.chat, { seat: message.line.seat, name: message.line.name, text: message.line.text }];
+      const { seat, name, text, guest } = message.line;
+      const chat = [...state.chat, { seat, name, text, guest }];
       return { ...state, chat: chat.length > CHAT_LINES ? chat.slice(chat.length - CHAT_LINES) : chat };
     }
     case "refused": {
