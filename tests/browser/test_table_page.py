@@ -67,3 +67,49 @@ def test_the_live_region_no_longer_says_your_turn_once_the_match_is_over(person:
     winner = anna.last(m.MatchResult).winner
     assert (anna.t("summary.title.you_win") in said) == (winner == anna.last(m.Snapshot).seat)
     assert not anna.errors
+
+
+def test_a_schnapsen_marriage_is_a_button_beside_the_cards(person: PersonFactory) -> None:
+    """The server deals from seeds of its own: the match is played on until a lead may announce
+    a marriage, which is then announced by its key alone."""
+    anna = person()
+    anna.open()
+    anna.play_now("schnapsen")
+    page = anna.page
+    announced: list[dict[str, object]] = []
+
+    def move(player: Player) -> None:
+        marriages = [a for a in player.legal() if a.get("marriage")]
+        button = page.locator('.tv-actions button[aria-keyshortcuts="1"]')
+        if marriages and not announced:
+            assert button.count() == 1
+            card = player.card(str(marriages[0]["play"])).get_attribute("aria-label")
+            assert card
+            assert card in button.inner_text()
+            announced.append(marriages[0])
+            page.keyboard.press("1")
+            page.locator(".tv-board").get_by_text(
+                player.t("table.schnapsen.marriages"), exact=True
+            ).wait_for()
+            return
+        assert button.count() == (1 if marriages else 0)
+        player.card(player.playable()[0]).click()
+
+    def stop(state: str) -> bool:
+        if announced or anna.count(m.DealResult) >= 16:
+            return True
+        if state == "match":
+            page.get_by_role("dialog").get_by_role("button", name=anna.t("webtable.rematch")).click()
+        return False
+
+    play_on(anna, move, stop=stop, turns=2000)
+    assert announced, "no marriage in 16 deals"
+    said = [
+        e
+        for msg in anna.messages
+        if isinstance(msg, m.Delta)
+        for e in msg.events
+        if e.get("type") == "marriage"
+    ]
+    assert said, "the server heard the marriage"
+    assert not anna.errors
