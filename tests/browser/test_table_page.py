@@ -4,11 +4,15 @@ explained, and the lobby's room-code field in every language at phone and deskto
 
 from __future__ import annotations
 
+import pytest
+
 from cardavia.protocol import messages as m
-from tests.support.browser import BROWSER, PersonFactory, Player, play_on
+from tests.support.browser import BROWSER, LANGUAGES, NARROW, PersonFactory, Player, play_on
 
 pytestmark = BROWSER
 
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
 LOG = "() => [...document.querySelectorAll('.tv-log li')].map((li) => li.textContent)"
 LIVE = "() => document.querySelector('.tv > p[aria-live=assertive]').textContent"
 
@@ -113,3 +117,43 @@ def test_a_schnapsen_marriage_is_a_button_beside_the_cards(person: PersonFactory
     ]
     assert said, "the server heard the marriage"
     assert not anna.errors
+
+
+PLACEHOLDER = """
+() => {
+  const input = document.querySelector('.code-form input.code-input');
+  const style = getComputedStyle(input);
+  const shown = getComputedStyle(input, '::placeholder');
+  const probe = document.createElement('span');
+  probe.textContent = input.placeholder;
+  const copied = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'textTransform'];
+  for (const name of copied) probe.style[name] = shown[name];
+  probe.style.whiteSpace = 'pre';
+  probe.style.position = 'absolute';
+  probe.style.visibility = 'hidden';
+  document.body.append(probe);
+  const text = probe.getBoundingClientRect().width;
+  probe.remove();
+  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {
+    placeholder: input.placeholder, text, room, scroll: input.scrollWidth, client: input.clientWidth,
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("size", ["narrow", "phone", "desktop"])
+def test_the_room_code_placeholder_fits_in_every_language(person: PersonFactory, size: str) -> None:
+    anna = person(viewport={"phone": PHONE, "desktop": DESKTOP, "narrow": NARROW}[size])
+    anna.open()
+    cut: dict[str, object] = {}
+    for lang in LANGUAGES:
+        anna.choose_language(lang)
+        wanted = anna.t("forms.code.placeholder").replace("{example}", "KX4P-7MQ2")
+        anna.page.wait_for_function(
+            "text => document.querySelector('.code-form input.code-input')?.placeholder === text", arg=wanted
+        )
+        measured = anna.page.evaluate(PLACEHOLDER)
+        if measured["text"] > measured["room"] or measured["scroll"] > measured["client"]:
+            cut[lang] = measured
+    assert not cut, f"placeholders cut off at {size} width: {cut}"
