@@ -157,3 +157,33 @@ def test_the_room_code_placeholder_fits_in_every_language(person: PersonFactory,
         if measured["text"] > measured["room"] or measured["scroll"] > measured["client"]:
             cut[lang] = measured
     assert not cut, f"placeholders cut off at {size} width: {cut}"
+
+
+LEGEND = "() => document.querySelector('.tv-legend')?.textContent ?? ''"
+FACE_LETTERS = """
+() => [...document.querySelectorAll('.tv-hand .tv-face svg text')].map((t) => t.textContent)
+"""
+
+
+def test_the_card_letters_are_explained_under_the_hand(person: PersonFactory) -> None:
+    anna = person()
+    anna.open()
+    anna.play_now("briscola")  # an Italian pack: F, C, R
+    assert anna.state() == "turn"
+    legend = anna.page.evaluate(LEGEND)
+    assert "F = Fante (jack)" in legend
+    assert "C = Cavallo (knight)" in legend
+    assert "R = Re (king)" in legend
+    assert anna.page.locator(".tv-legend").is_visible()
+    anna.page.get_by_role("button", name=anna.t("webtable.leave")).click()
+    anna.page.locator(".lobby:not([hidden])").wait_for()
+
+    anna.choose_language("sv")
+    anna.play_now("doudizhu")  # a French pack, with the Swedish corner letters
+    anna.page.wait_for_function(f"() => ({LEGEND})().includes('Kn = knekt')")
+    assert anna.page.evaluate(LEGEND) == "Kortens bokstäver: E = ess · Kn = knekt · D = dam · K = kung"
+    letters = set(anna.page.evaluate(FACE_LETTERS))
+    assert not letters & {"J", "Q"}, f"the cards are drawn with the English letters: {letters}"
+    if any(code.startswith("J") for code in anna.hand()):
+        assert "Kn" in letters
+    assert not anna.errors

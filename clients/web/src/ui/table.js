@@ -51,7 +51,10 @@ import { dealBreakdown, matchBreakdown, sayLines } from "./table/words.js";
  * @typedef {import("./table/input.js").Intent} Intent
  * @typedef {import("./table/render.js").Look} Look
  * @typedef {{
- *   decks?: Record<string, {cards?: Record<string, string>, suit_system?: string, rank_scheme?: string, name?: string}>,
+ *   decks?: Record<string, {
+ *     cards?: Record<string, string>, suit_system?: string, rank_scheme?: string, name?: string,
+ *     ranks?: Record<string, string>, rank_words?: Record<string, string>, indices?: Record<string, string>,
+ *   }>,
  *   games?: Record<string, string>, messages?: Record<string, unknown>,
  * }} Catalogue  what the table reads of the served catalogue
  * @typedef {{
@@ -159,8 +162,12 @@ export class TableView {
         names,
         suitSystem: (deck && deck.suit_system) || this.ctx.suitSystem || "french",
         rankScheme: (deck && deck.rank_scheme) || undefined,
+        indices: (deck && deck.indices) || undefined,
+        ranks: (deck && deck.ranks) || undefined,
+        rankWords: (deck && deck.rank_words) || undefined,
         nothing: t("table.cards.nothing"),
       },
+      lang: this.ctx.lang,
       // without the session id the owner cannot be told: the button is offered and the server decides
       canStart: state.room.state === "waiting" && !!state.room.owner && (me === undefined || me === null || me === state.room.owner),
       replay: this.ctx.replay === true,
