@@ -160,8 +160,10 @@ def test_the_room_code_placeholder_fits_in_every_language(person: PersonFactory,
 
 
 LEGEND = "() => document.querySelector('.tv-legend')?.textContent ?? ''"
+# the corner letters of the hand's cards, the jokers (which spell JOKER) left out
 FACE_LETTERS = """
-() => [...document.querySelectorAll('.tv-hand .tv-face svg text')].map((t) => t.textContent)
+() => [...document.querySelectorAll('.tv-hand button.tv-card:not([data-code$=J]) svg text')]
+  .map((t) => t.textContent)
 """
 
 
