@@ -159,7 +159,7 @@ def test_the_room_code_placeholder_fits_in_every_language(person: PersonFactory,
     assert not cut, f"placeholders cut off at {size} width: {cut}"
 
 
-LEGEND = "() => document.querySelector('.tv-legend')?.textContent ?? ''"
+LEGEND = "() => (document.querySelector('.tv-legend')?.textContent ?? '').replace(/\\u00a0/g, ' ')"
 # the corner letters of the hand's cards, the jokers (which spell JOKER) left out
 FACE_LETTERS = """
 () => [...document.querySelectorAll('.tv-hand button.tv-card:not([data-code$=J]) svg text')]

@@ -2,8 +2,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cornerLetter, legendText, packLetters } from "../src/ui/table/legend.js";
+import { cornerLetter, legendText as legend, packLetters } from "../src/ui/table/legend.js";
 import { translator } from "./table_catalogues.js";
+
+/**
+ * The legend with its no-break spaces read as spaces (each entry is kept on one line).
+ * @param {import("../src/ui/names.js").Translate} t
+ * @param {import("../src/ui/table/legend.js").LegendPack} pack
+ * @param {string} lang
+ */
+function legendText(t, pack, lang) {
+  return legend(t, pack, lang).replace(/\u00a0/g, " ");
+}
 
 // the packs as the served catalogue describes them (protocol/i18n.py `served_catalogue`)
 const ITALIAN = { suitSystem: "italian", rankScheme: "italian", ranks: { A: "Asso", J: "Fante", Q: "Cavallo", K: "Re" } };
@@ -33,6 +43,12 @@ test("Spanish packs: the number in the corner and the initial in the medallion; 
     rankWords: { A: "As", J: "Walet", Q: "Dama", K: "Król" },
   };
   assert.equal(legendText(translator("pl"), schnapsen, "pl"), "Litery na kartach: B = Bube (walet) · D = Dame (dama) · K = König (król)");
+});
+
+test("an entry is never broken across lines, only the list between entries", () => {
+  const text = legend(translator("en"), { ...ITALIAN, rankWords: { A: "Ace", J: "Jack", Q: "Knight", K: "King" } }, "en");
+  assert.ok(text.includes("R\u00a0=\u00a0Re\u00a0(king)"));
+  assert.ok(text.includes("(jack) · C"));
 });
 
 test("a pack the catalogue does not describe has no legend", () => {

@@ -75,5 +75,7 @@ export function legendText(t, pack, lang) {
   const letters = packLetters(pack, lang).map((l) => (l.word === null
     ? t("legend.entry", { letter: l.letter, name: l.name })
     : t("legend.entry_word", { letter: l.letter, name: l.name, word: l.word })));
-  return letters.length ? t("legend.line", { letters: letters.join(" · ") }) : "";
+  // an entry is not broken across lines ("R" at a line's end, "= Re" on the next): only between entries
+  const whole = letters.map((entry) => entry.replace(/ /g, "\u00a0"));
+  return whole.length ? t("legend.line", { letters: whole.join(" · ") }) : "";
 }
