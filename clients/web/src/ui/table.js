@@ -78,6 +78,17 @@ function typing(target) {
   return ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName) || element.isContentEditable;
 }
 
+/**
+ * Lines read out as one text: each a sentence of its own.
+ * @param {string[]} lines
+ */
+function sentences(lines) {
+  return lines.reduce((out, line) => {
+    if (!out) return line;
+    return /[.!?…]$/.test(out) ? `${out} ${line}` : `${out}. ${line}`;
+  }, "");
+}
+
 export class TableView {
   /**
    * @param {HTMLElement} root
@@ -307,7 +318,7 @@ export class TableView {
     this.drawDialogs(look);
     if (this.state.announce !== this.announced) {
       this.announced = this.state.announce;
-      this.announce(this.announced ? sayLines(look.wording, this.announced).join(". ") : "");
+      this.announce(this.announced ? sentences(sayLines(look.wording, this.announced)) : "");
     }
   }
 
