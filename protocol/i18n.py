@@ -46,6 +46,7 @@ from cardavia.games.traditions import (
     game_name,
     language_data,
     normalize_language,
+    rank_name,
 )
 from cardavia.protocol.text import TextRefused
 
@@ -103,6 +104,10 @@ def same_as_english(lang: str) -> set[str]:
     return {f"{area}.{key}" for area in areas() for key in _area_file(area, lang).get("_same_as_english", [])}
 
 
+LETTERED: Final = ("A", "J", "Q", "K")
+"""The ranks a pack marks with a letter (the ace and the courts), which the page's legend names."""
+
+
 def served_catalogue(lang: str) -> dict[str, Any]:
     """``GET /i18n/<lang>.json``: every key, in ``lang`` where it has the text, else in English;
     with the names of the games, the deck traditions and every card of each, as the terminal
@@ -125,6 +130,11 @@ def served_catalogue(lang: str) -> dict[str, Any]:
                 "suit_system": tradition.suit_system,
                 "rank_scheme": tradition.rank_scheme,
                 "cards": deck_names(tradition.id, lang, regional=False),
+                # what the page's legend of the card letters reads: the pack's own names of its
+                # ace and courts, the language's words for them, and the language's corner letters
+                "ranks": {r: rank_name(r, tradition.id, lang) for r in LETTERED},
+                "rank_words": {r: rank_name(r, tradition.id, lang, regional=False) for r in LETTERED},
+                "indices": dict(language_data(lang).get("rank_indices", {}).get(tradition.rank_scheme, {})),
             }
             for tradition in TRADITIONS.values()
         },

@@ -4,7 +4,9 @@ The server's ``your_turn`` lists every legal action in data form and nothing
 here invents one. Scopa, Briscola and Schnapsen group the actions by the card
 they play (several captures, or a Schnapsen lead with or without its marriage,
 become a choice); an action that plays no card (Schnapsen's exchange and
-close, Dou Dizhu's bids and pass) gets a key of its own. A Dou Dizhu play is
+close, Dou Dizhu's bids and pass) gets a key of its own, and so does each
+Schnapsen lead that announces a marriage (its card offers it too), so the
+marriage is named in the prompt beside the cards. A Dou Dizhu play is
 picked by selecting cards: the selection's ranks are matched against every
 legal combination (suits never matter there), and when they read as more than
 one combination the player chooses the reading.
@@ -24,6 +26,10 @@ from cardavia.games.errors import CardaviaError
 from cardavia.protocol.i18n import Texts
 
 Action = dict[str, Any]
+
+MARRIAGE_KEYS = ("m", "M", "b", "B")
+"""The keys of Schnapsen's leads that announce a marriage, in the server's order (at most two
+marriages of two cards each; the digits are the hand's cards)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,10 @@ class MoveMenu:
         self.multi = game == "doudizhu" and any("combo" in a or "pass" in a for a in self.legal)
         """Dou Dizhu's play phase: several cards are selected, then played as one combination."""
         self.extras: list[Extra] = [e for a in self.legal if (e := self._extra(a)) is not None]
+        marriages = [a for a in self.legal if "play" in a and a.get("marriage")]
+        self.extras += [
+            Extra(key, self._label(a), a) for key, a in zip(MARRIAGE_KEYS, marriages, strict=False)
+        ]
         self._by_card: dict[str, list[Option]] = {}
         for action in self.legal:
             card = action.get("play")

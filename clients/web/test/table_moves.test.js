@@ -58,11 +58,36 @@ test("Schnapsen: a lead with or without the marriage, the exchange and the close
   const trumpMarriage = new MoveMenu("schnapsen", [{ play: "KS", marriage: true }], { trump: "S" }, names());
   assert.match(trumpMarriage.options("KS")[0].label, /\(40\)$/);
   assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [
+    ["1", "lead Hearts · Queen and announce the marriage in Hearts (20)"],
     ["x", "exchange Spades · Jack for Spades · Ace"],
     ["c", "close the stock"],
   ]);
   assert.deepEqual(menu.extraFor("c")?.action, { close: true });
   assert.equal(menu.extraFor("p"), null);
+});
+
+test("Schnapsen: every lead that announces a marriage is a button of its own, numbered, besides its card's choice", () => {
+  const legal = [
+    { play: "KH", marriage: false },
+    { play: "KH", marriage: true },
+    { play: "QH", marriage: false },
+    { play: "QH", marriage: true },
+    { play: "KS", marriage: false },
+    { play: "KS", marriage: true },
+    { play: "AC" },
+  ];
+  const menu = new MoveMenu("schnapsen", legal, { trump: "S" }, names());
+  assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [
+    ["1", "lead Hearts · King and announce the marriage in Hearts (20)"],
+    ["2", "lead Hearts · Queen and announce the marriage in Hearts (20)"],
+    ["3", "lead Spades · King and announce the marriage in Spades (40)"],
+  ]);
+  assert.deepEqual(menu.extraFor("2")?.action, { play: "QH", marriage: true });
+  // the card still offers both ways, and a card of no marriage plays at once
+  assert.deepEqual(menu.options("KH").map((o) => o.action), [{ play: "KH", marriage: false }, { play: "KH", marriage: true }]);
+  assert.equal(menu.options("AC").length, 1);
+  // a follow (no marriage to announce) has no such button
+  assert.deepEqual(new MoveMenu("schnapsen", [{ play: "KH" }, { play: "QH" }], { trump: "S" }, names()).extras, []);
 });
 
 test("Dou Dizhu: bids are extras with their number as key", () => {

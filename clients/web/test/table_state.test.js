@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { MoveMenu } from "../src/ui/moves.js";
 import { activate, handKey, hint, tableKey } from "../src/ui/table/input.js";
 import { readDealResult, readRoom, readSnapshot, readYourTurn } from "../src/ui/table/messages.js";
+import { LOG_KEY, keepLog, keptLog } from "../src/ui/table/kept_log.js";
 import { CHAT_LINES, LOG_LINES, initialState, reduce } from "../src/ui/table/state.js";
 import { sayLines } from "../src/ui/table/words.js";
 import { names } from "./table_catalogues.js";
@@ -87,6 +88,58 @@ test("a snapshot after the match's result starts a new match", () => {
   assert.equal(state.rematch, null);
   assert.deepEqual(state.selected, []);
   assert.deepEqual(state.log.at(-1)?.say, { say: "text", key: "table.match.new" });
+});
+
+test("the live region says our turn, then nothing once a move is made, and the match's end once it ends", () => {
+  let state = seated({ to_move: 0 });
+  assert.equal(state.announce, null);
+  const turn = readYourTurn({ legal: [{ play: "7D", capture: [] }] });
+  state = run(state, { type: "your_turn", turn, now: 0, wall: 0 });
+  /** @param {TableState} s */
+  const said = (s) => (s.announce ? sayLines(wording(s), s.announce) : []);
+  assert.deepEqual(said(state), ["your turn"]);
+  const again = run(state, { type: "your_turn", turn, now: 0, wall: 0 });
+  assert.notEqual(again.announce, state.announce, "a second turn in a row is said again");
+  assert.deepEqual(said(run(state, { type: "sent" })), [], "our move is sent: it is no longer our turn");
+  state = run(state, { type: "delta", delta: { type: "delta", seq: 2, events: [] }, view: { to_move: null }, now: 0 });
+  assert.deepEqual(said(state), []);
+  state = run(state, { type: "your_turn", turn, now: 0, wall: 0 },
+    { type: "match_result", result: { type: "match_result", winner: 1, scores: [4, 11], reason: "target", record: null } });
+  assert.deepEqual(said(state), ["The match is over", "Bot wins"], "the match's end, never our turn");
+  const mine = run(state, { type: "match_result", result: { type: "match_result", winner: 0, scores: [11, 4], reason: "target", record: null } });
+  assert.deepEqual(said(mine), ["The match is over", "You win!"]);
+});
+
+test("a table opened again for its room takes back the log it had, before its first snapshot", () => {
+  const room = { ...ROOM, state: "waiting" };
+  let before = initialState({ game: "scopa", seat: 0, room: readRoom(room) });
+  before = run(before,
+    { type: "snapshot", snapshot: readSnapshot({ seat: 0, room: ROOM, view: { to_move: 1 } }), now: 0 },
+    { type: "delta", delta: { type: "delta", seq: 2, events: [{ type: "play", seat: 1, card: "7D" }] }, view: { to_move: 0 }, now: 0 });
+  assert.deepEqual(before.log.map((e) => e.say.say), ["opening", "begins", "events"]);
+  /** @type {Map<string, string>} */
+  const stored = new Map();
+  const keeper = {
+    getItem: (/** @type {string} */ k) => stored.get(k) ?? null,
+    setItem: (/** @type {string} */ k, /** @type {string} */ v) => { stored.set(k, v); },
+    removeItem: (/** @type {string} */ k) => { stored.delete(k); },
+  };
+  keepLog(keeper, before);
+  assert.equal(keptLog(keeper, "another room"), null, "another room's table starts afresh");
+  const kept = keptLog(keeper, "r1");
+  assert.ok(kept);
+  // the page is loaded again: a new table for the same room, the room already playing
+  let after = initialState({ game: "scopa", seat: 0, room: readRoom(ROOM) });
+  after = run(after,
+    { type: "restore_log", log: kept.log, memo: kept.memo },
+    { type: "snapshot", snapshot: readSnapshot({ seat: 0, room: ROOM, view: { to_move: 0 } }), now: 0 });
+  /** @param {TableState} s */
+  const lines = (s) => s.log.flatMap((e) => sayLines(wording(s), e.say));
+  assert.deepEqual(lines(after), lines(before));
+  assert.deepEqual(lines(after), ["Scopa with Piacentine: room ABCDEFGH", "The match begins: Anna, Bot", "Bot lays Diamonds · 7 on the table"]);
+  assert.equal(run(before, { type: "restore_log", log: [], memo: {} }).log, before.log, "a table that has logged keeps its own");
+  stored.set(LOG_KEY, "{not json");
+  assert.equal(keptLog(keeper, "r1"), null);
 });
 
 test("a delta logs its events with what the log remembered before them, and remembers on", () => {

@@ -82,6 +82,13 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
     assert close is not None
     assert close.action == {"close": True}
     assert len(menu.options("JD")) == 1
+    # each lead that announces the marriage has a key of its own too (the digits are the cards')
+    king, queen = menu.extra("m"), menu.extra("M")
+    assert king is not None
+    assert king.action == {"play": "KH", "marriage": True}
+    assert king.label == "lead Hearts · King and announce the marriage in Hearts (20)"
+    assert queen is not None
+    assert queen.action == {"play": "QH", "marriage": True}
 
 
 def test_dou_dizhu_bids_have_keys_and_no_card_is_playable() -> None:

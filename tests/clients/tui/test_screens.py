@@ -190,6 +190,8 @@ async def test_a_card_is_played_with_the_mouse_by_clicking_it_twice() -> None:
         (("c",), {"close": True}),
         (("2", "enter", "2"), {"play": "QH", "marriage": True}),
         (("2", "enter", "1"), {"play": "QH", "marriage": False}),
+        (("m",), {"play": "KH", "marriage": True}),
+        (("M",), {"play": "QH", "marriage": True}),
     ],
 )
 async def test_schnapsen_exchange_close_and_marriage_by_keys(
@@ -205,6 +207,9 @@ async def test_schnapsen_exchange_close_and_marriage_by_keys(
         prompt = text_of(table_of(app).query_one("#prompt", Static))
         assert "x: exchange Diamonds · Jack for Diamonds · Ace" in prompt
         assert "c: close the stock" in prompt
+        # the marriage is offered beside the cards, one key for each card that may announce it
+        assert "m: lead Hearts · King and announce the marriage in Hearts (20)" in prompt
+        assert "M: lead Hearts · Queen and announce the marriage in Hearts (20)" in prompt
         await pilot.press(*keys)
         await until(pilot, lambda: session.sent_of(m.Act), "the act")
         assert session.sent_of(m.Act)[0].action == expected

@@ -68,7 +68,7 @@ const DEFAULT_SCHEME = /** @type {Record<SuitSystem, string>} */ ({
  * Sota, Caballo and Rey. (Regina and Re share an initial, so French-suited
  * Italian packs keep their J, Q, K.)
  */
-const COURT_INITIALS = /** @type {Record<string, Readonly<Record<string, string>>>} */ ({
+export const COURT_INITIALS = /** @type {Record<string, Readonly<Record<string, string>>>} */ ({
   spanish: { J: 'S', Q: 'C', K: 'R' },
 });
 

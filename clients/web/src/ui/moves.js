@@ -4,7 +4,8 @@
 // here invents one. The actions are grouped by the card they play (several
 // captures, or a Schnapsen lead with or without its marriage, become a
 // choice); an action that plays no card (Schnapsen's exchange and close, Dou
-// Dizhu's bids and pass) becomes a button of its own with a key. How an action
+// Dizhu's bids and pass) becomes a button of its own with a key, and so does
+// Schnapsen's lead with a marriage, which its card offers too. How an action
 // reads, which actions play no card, and whether cards are picked by selecting
 // several (Dou Dizhu) is each game's to say, in its module (`tables/*.js`).
 //
@@ -45,7 +46,7 @@ export class MoveMenu {
     /** @type {Extra[]} */
     this.extras = [];
     for (const action of this.legal) {
-      const extra = module.extra ? module.extra(names, this.view, action) : null;
+      const extra = module.extra ? module.extra(names, this.view, action, this.legal) : null;
       if (extra) this.extras.push(extra);
     }
     /** @type {Map<string, Option[]>} */

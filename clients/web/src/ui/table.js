@@ -38,7 +38,8 @@ import {
 } from "./table/render.js";
 import { initialState, reduce } from "./table/state.js";
 import { signedChange } from "./profile_state.js";
-import { dealBreakdown, matchBreakdown } from "./table/words.js";
+import { LOG_KEY, keepLog, keptLog, sessionStore } from "./table/kept_log.js";
+import { dealBreakdown, matchBreakdown, sayLines } from "./table/words.js";
 
 /**
  * @typedef {import("./names.js").Translate} Translate
@@ -51,7 +52,10 @@ import { dealBreakdown, matchBreakdown } from "./table/words.js";
  * @typedef {import("./table/input.js").Intent} Intent
  * @typedef {import("./table/render.js").Look} Look
  * @typedef {{
- *   decks?: Record<string, {cards?: Record<string, string>, suit_system?: string, rank_scheme?: string, name?: string}>,
+ *   decks?: Record<string, {
+ *     cards?: Record<string, string>, suit_system?: string, rank_scheme?: string, name?: string,
+ *     ranks?: Record<string, string>, rank_words?: Record<string, string>, indices?: Record<string, string>,
+ *   }>,
  *   games?: Record<string, string>, messages?: Record<string, unknown>,
  * }} Catalogue  what the table reads of the served catalogue
  * @typedef {{
@@ -75,6 +79,17 @@ function typing(target) {
   return ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName) || element.isContentEditable;
 }
 
+/**
+ * Lines read out as one text: each a sentence of its own.
+ * @param {string[]} lines
+ */
+function sentences(lines) {
+  return lines.reduce((out, line) => {
+    if (!out) return line;
+    return /[.!?…]$/.test(out) ? `${out} ${line}` : `${out}. ${line}`;
+  }, "");
+}
+
 export class TableView {
   /**
    * @param {HTMLElement} root
@@ -91,6 +106,12 @@ export class TableView {
     this.chatDrawn = null;
     /** @type {Summary | null} the summary on screen */
     this.summaryShown = null;
+    /** @type {import("./table/state.js").Say | null} what the live region was last given to say */
+    this.announced = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} the live region's words about to be written */
+    this.announcing = undefined;
+    /** where the log is kept while the page is loaded again (a replay keeps none) */
+    this.keeper = ctx.replay ? null : sessionStore(root.ownerDocument.defaultView);
     this.destroyed = false;
     /** @type {import("./table/render.js").Controls} */
     this.controls = {
@@ -153,8 +174,12 @@ export class TableView {
         names,
         suitSystem: (deck && deck.suit_system) || this.ctx.suitSystem || "french",
         rankScheme: (deck && deck.rank_scheme) || undefined,
+        indices: (deck && deck.indices) || undefined,
+        ranks: (deck && deck.ranks) || undefined,
+        rankWords: (deck && deck.rank_words) || undefined,
         nothing: t("table.cards.nothing"),
       },
+      lang: this.ctx.lang,
       // without the session id the owner cannot be told: the button is offered and the server decides
       canStart: state.room.state === "waiting" && !!state.room.owner && (me === undefined || me === null || me === state.room.owner),
       replay: this.ctx.replay === true,
@@ -171,7 +196,11 @@ export class TableView {
 
   /** @param {Incoming} msg a `snapshot` */
   snapshot(msg) {
-    this.dispatch({ type: "snapshot", snapshot: readSnapshot(msg), now: performance.now() });
+    const snapshot = readSnapshot(msg);
+    // the page loaded again at a table it had open: the log it showed comes back before the snapshot
+    const kept = Object.keys(this.state.view).length ? null : keptLog(this.keeper, snapshot.room?.room);
+    if (kept) this.dispatch({ type: "restore_log", log: kept.log, memo: kept.memo });
+    this.dispatch({ type: "snapshot", snapshot, now: performance.now() });
   }
 
   /**
@@ -185,7 +214,6 @@ export class TableView {
   /** @param {Incoming} msg a `your_turn` */
   yourTurn(msg) {
     this.dispatch({ type: "your_turn", turn: readYourTurn(msg), now: performance.now(), wall: Date.now() / 1000 });
-    this.announce(this.ctx.t("table.your_turn"));
     // the hand takes the focus unless the player is busy elsewhere (typing a chat line, in the page's menus)
     const active = document.activeElement;
     if (!active || active === document.body || active.contains(this.root) || this.parts.playArea.contains(active)) {
@@ -248,6 +276,8 @@ export class TableView {
   destroy() {
     this.destroyed = true;
     clearInterval(this.ticker);
+    clearTimeout(this.announcing);
+    this.keeper?.removeItem(LOG_KEY); // the room is left (or another opened): its log goes with it
     this.root.removeEventListener("keydown", this.onKey);
     this.state = { ...this.state, summaries: [] };
     for (const dialog of [this.parts.choiceDialog, this.parts.summaryDialog]) {
@@ -262,7 +292,9 @@ export class TableView {
   /** @param {TableMessage} message */
   dispatch(message) {
     if (this.destroyed) return; // a dialog closed by `destroy` reports it after the page is gone
-    this.state = reduce(this.state, message);
+    const before = this.state;
+    this.state = reduce(before, message);
+    if (this.state.log !== before.log) keepLog(this.keeper, this.state);
     this.refresh(LIGHT.includes(message.type));
   }
 
@@ -285,6 +317,10 @@ export class TableView {
       renderChat(this.parts, state, look.wording);
     }
     this.drawDialogs(look);
+    if (this.state.announce !== this.announced) {
+      this.announced = this.state.announce;
+      this.announce(this.announced ? sentences(sayLines(look.wording, this.announced)) : "");
+    }
   }
 
   /** @param {Look} look */
@@ -342,12 +378,17 @@ export class TableView {
     replaceChildren(this.parts.summaryDialog, summaryBody(this.parts.summaryDialog, breakdown, summary.kind, t, next));
   }
 
-  /** @param {string} text */
+  /**
+   * What the live region says ("" for nothing): a screen reader reads it out at once.
+   * @param {string} text
+   */
   announce(text) {
     const announcer = this.parts.announcer;
+    clearTimeout(this.announcing); // words still waiting to be said are no longer true
     announcer.textContent = "";
+    if (!text) return;
     // a fresh text node is read out even when the words are the same as the last ones
-    setTimeout(() => { announcer.textContent = text; }, 30);
+    this.announcing = setTimeout(() => { announcer.textContent = text; }, 30);
   }
 
   focusHand() {

@@ -6,8 +6,13 @@ import { whole } from "../names.js";
 
 /**
  * @typedef {import("../names.js").Names} Names
- * @typedef {{names: Names, suitSystem: string, rankScheme?: string, nothing: string}} Pack
- *   how the table's cards are drawn and named: the deck's suit system and corner letters
+ * @typedef {{
+ *   names: Names, suitSystem: string, rankScheme?: string, nothing: string, indices?: Record<string, string>,
+ *   ranks?: Record<string, string>, rankWords?: Record<string, string>,
+ * }} Pack
+ *   how the table's cards are drawn and named: the deck's suit system and corner letters (`indices`:
+ *   the language's own letters of a French pack, "Kn" for a Swedish knekt), and the names of its
+ *   ace and courts, the pack's own (`ranks`) and the language's (`rankWords`), for the legend
  * @typedef {ReturnType<typeof drawKit>} DrawKit
  */
 
@@ -17,11 +22,16 @@ import { whole } from "../names.js";
  * @param {string} suitSystem
  * @param {string} label
  * @param {string} [rankScheme] the pack's corner letters and court figures (the catalogue's `rank_scheme`)
+ * @param {string} [index] the corner letter, where the language has its own for the pack's
  */
-export function face(code, suitSystem, label, rankScheme) {
+export function face(code, suitSystem, label, rankScheme, index) {
   const holder = h("span", { className: "tv-face" });
   try {
-    holder.append(svgFragment(cardSvg(code, suitSystem, rankScheme ? { label, rankScheme } : { label })));
+    /** @type {{label: string, rankScheme?: string, index?: string}} */
+    const options = { label };
+    if (rankScheme) options.rankScheme = rankScheme;
+    if (index) options.index = index;
+    holder.append(svgFragment(cardSvg(code, suitSystem, options)));
   } catch {
     holder.classList.add("tv-face-text");
     holder.textContent = label;
@@ -54,7 +64,8 @@ export function silence(element) {
  * @param {string} [label] words read out in place of the card's name
  */
 export function packFace(pack, code, label) {
-  return face(code, pack.suitSystem, label ?? pack.names.card(code), pack.rankScheme);
+  const own = pack.indices ? pack.indices[code.charAt(0)] : undefined;
+  return face(code, pack.suitSystem, label ?? pack.names.card(code), pack.rankScheme, typeof own === "string" ? own : undefined);
 }
 
 /**

@@ -9,6 +9,7 @@ import { whole } from "../names.js";
 import { displayName } from "../../protocol/names.js";
 import { gameModule } from "../tables/index.js";
 import { back, drawKit, packFace, silence } from "./draw.js";
+import { legendText } from "./legend.js";
 import { handOf } from "./state.js";
 import { sayLines, scoresText, seatFacts, turnText } from "./words.js";
 
@@ -23,7 +24,10 @@ import { sayLines, scoresText, seatFacts, turnText } from "./words.js";
  *   rules: () => void, sendChat: (event: Event) => void,
  *   handKeys: (event: KeyboardEvent) => void, handClick: (event: MouseEvent) => void,
  * }} Controls  what the table's buttons and keys ask for
- * @typedef {{wording: Wording, pack: Pack, canStart: boolean, botLevel: (seat: import("./messages.js").Seat) => string, replay?: boolean}} Look
+ * @typedef {{
+ *   wording: Wording, pack: Pack, canStart: boolean, botLevel: (seat: import("./messages.js").Seat) => string,
+ *   replay?: boolean, lang?: string,
+ * }} Look
  *   `replay`: a finished match seen from a seat (replay.js): the seat is not the viewer's own
  *   everything drawing needs besides the state
  * @typedef {ReturnType<typeof buildParts>} Parts
@@ -86,7 +90,9 @@ export function buildParts(root, controls) {
     on: { keydown: (/** @type {KeyboardEvent} */ e) => controls.handKeys(e), click: (/** @type {MouseEvent} */ e) => controls.handClick(e) },
   });
   const handArea = h("section", { className: "tv-hand-area" }, handLabel, handEl);
-  const playArea = h("section", { className: "tv-play" }, seatsEl, boardEl, promptEl, statusEl, actionsEl, handArea);
+  // what the letters on the pack stand for, in a line under the hand (read in turn by a screen reader)
+  const legendEl = h("p", { className: "tv-legend" });
+  const playArea = h("section", { className: "tv-play" }, seatsEl, boardEl, promptEl, statusEl, actionsEl, handArea, legendEl);
 
   const logTitle = h("h3", { className: "tv-side-title" });
   const logEl = h("ol", { className: "tv-log", attrs: { role: "log", "aria-live": "polite", tabindex: 0 } });
@@ -110,7 +116,7 @@ export function buildParts(root, controls) {
   replaceChildren(root, bar, h("div", { className: "tv-body" }, playArea, side), announcer, choiceDialog, summaryDialog);
   return {
     root, titleEl, scoresEl, timerText, timerBar, timerEl, rulesButton, leaveButton, seatsEl, boardEl, promptEl,
-    statusEl, actionsEl, handLabel, handEl, handArea, playArea, logTitle, logEl, chatTitle, chatList, chatInput,
+    statusEl, actionsEl, handLabel, handEl, handArea, legendEl, playArea, logTitle, logEl, chatTitle, chatList, chatInput,
     chatSend, announcer, choiceDialog, summaryDialog,
     /** @type {HTMLButtonElement[]} the selection's buttons, which follow the selection */
     selectionButtons: [],
@@ -169,6 +175,7 @@ export function render(parts, state, look, controls) {
   parts.statusEl.textContent = statusText(state, look.wording);
   renderActions(parts, state, look, controls, waiting);
   renderHand(parts, state, look);
+  parts.legendEl.textContent = waiting ? "" : legendText(t, look.pack, look.lang);
   tick(parts, state, t, performance.now());
 }
 

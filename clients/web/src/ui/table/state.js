@@ -40,7 +40,8 @@ import { rememberEvents } from "./words.js";
  *   | {say: "rematch_waiting", waiting: number[]}
  *   | {say: "cannot_play", card: string}
  *   | {say: "why_not", cards: string[]}
- *   | {say: "refused", code: string, message: string}} Say
+ *   | {say: "refused", code: string, message: string}
+ *   | {say: "match_over", winner: number | null}} Say
  *   words to be: the page words each in the player's language when it draws it
  * @typedef {{kind: string, say: Say}} LogEntry  one entry of the log (events: all the lines of one delta)
  * @typedef {{seat: number | null, name: string, text: string, guest?: number | null}} ChatLine  (`guest`: the sender's guest number)
@@ -52,8 +53,10 @@ import { rememberEvents } from "./words.js";
  *   lastDealEnd: Event | null, memo: Record<string, unknown>, log: LogEntry[], chat: ChatLine[],
  *   legal: Action[], sent: Action[] | null, selected: string[], focus: string | null,
  *   status: Say | null, rematch: Say | null, timer: Timer | null, summaries: Summary[], choice: Choice | null,
- *   rating: RatingMove | null,
+ *   rating: RatingMove | null, announce: Say | null,
  * }} TableState
+ *   `announce`: what the screen reader's live region says now (a new object each time it is to be
+ *   read out, also when the words are the same as the last ones); null: nothing
  * @typedef {{record: string, before: number, after: number, deviation: number}} RatingMove
  *   the player's rating before and after the match just over (a rated match, once written)
  *
@@ -76,7 +79,9 @@ import { rememberEvents } from "./words.js";
  *   | {type: "summary_closed"}
  *   | {type: "sent"}
  *   | {type: "rematch_asked"}
- *   | {type: "rating_change", change: RatingMove}} TableMessage
+ *   | {type: "rating_change", change: RatingMove}
+ *   | {type: "restore_log", log: LogEntry[], memo: Record<string, unknown>}} TableMessage
+ *   `restore_log`: the log this room's table had before the page was loaded again
  */
 
 /** How many log entries the table keeps (the oldest go first). */
@@ -113,6 +118,7 @@ export function initialState(start) {
     summaries: [],
     choice: null,
     rating: null,
+    announce: null,
   };
 }
 
@@ -189,6 +195,7 @@ function snapshot(state, msg, now) {
     sent: null,
     timer: null,
     selected: [],
+    announce: null,
   };
   if (newMatch) {
     next = {
@@ -218,6 +225,7 @@ function delta(state, msg, view, now) {
     legal: [], // a move was made: ours, or the timer's
     sent: null,
     status: null,
+    announce: null, // "your turn" is said no more once the move is made
     selected: state.selected.filter((c) => hand.includes(c)),
   };
   const events = msg.events;
@@ -248,6 +256,7 @@ export function reduce(state, message) {
     case "your_turn":
       return {
         ...state, legal: message.turn.legal.map((a) => ({ ...a })), sent: null, status: null,
+        announce: { say: "text", key: "table.your_turn" },
         timer: ourTimer(state.room, message.turn.deadline, message.now, message.wall),
       };
     case "deal_result": {
@@ -260,6 +269,7 @@ export function reduce(state, message) {
     case "match_result":
       return {
         ...state, result: message.result, legal: [], timer: null,
+        announce: { say: "match_over", winner: message.result.winner },
         summaries: [...state.summaries, { kind: "match", result: message.result }],
       };
     case "rematch_votes": {
@@ -311,9 +321,13 @@ export function reduce(state, message) {
     case "summary_closed":
       return { ...state, summaries: state.summaries.slice(1) };
     case "sent":
-      return { ...state, sent: state.legal, legal: [], selected: [], status: null, choice: null };
+      return { ...state, sent: state.legal, legal: [], selected: [], status: null, choice: null, announce: null };
     case "rematch_asked":
       return { ...state, rematch: { say: "text", key: "table.rematch.asking" } };
+    case "restore_log":
+      // only into a table that has seen nothing yet but its opening line
+      if (state.log.length > 1) return state;
+      return { ...state, log: message.log.slice(-LOG_LINES), memo: { ...message.memo } };
     case "rating_change":
       // only the match this table shows: a change of another room's match is not this table's
       if (state.result && state.result.record && state.result.record !== message.change.record) return state;

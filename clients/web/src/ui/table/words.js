@@ -122,6 +122,17 @@ export function dealBreakdown(game, names, event, number, view) {
 }
 
 /**
+ * Who won the match, in words: the match summary's title.
+ * @param {Names} names
+ * @param {unknown} winner the winning seat; null when no one seat won
+ */
+export function matchTitle(names, winner) {
+  if (winner === null || winner === undefined) return names.t("summary.title.shared");
+  if (winner === names.seat) return names.t("summary.title.you_win");
+  return names.t("summary.title.wins", { name: names.who(/** @type {number} */ (winner)) });
+}
+
+/**
  * The breakdown of the match: who won, the scores, why, and the record.
  * @param {string} game
  * @param {Names} names
@@ -132,10 +143,7 @@ export function dealBreakdown(game, names, event, number, view) {
 export function matchBreakdown(game, names, result, view) {
   const t = names.t;
   const winner = result.winner;
-  let title;
-  if (winner === null || winner === undefined) title = t("summary.title.shared");
-  else if (winner === names.seat) title = t("summary.title.you_win");
-  else title = t("summary.title.wins", { name: names.who(winner) });
+  const title = matchTitle(names, winner);
   const module = gameModule(game);
   /** @type {Breakdown} */
   const out = { title, players: [...names.players], rows: [], notes: [] };
@@ -192,6 +200,8 @@ export function sayLines(w, say) {
     }
     case "why_not":
       return [w.menu.selection ? w.menu.selection.whyNot(say.cards) : ""];
+    case "match_over":
+      return [t("webtable.over"), matchTitle(names, say.winner)];
     case "refused": {
       const reason = w.has(`errors.${say.code}`) ? t(`errors.${say.code}`) : displaySafe(say.message);
       return [t("table.status.refused", { reason })];

@@ -37,7 +37,7 @@ import scopa from "./scopa.js";
  *   dealSummary?: (names: Names, event: Event, number: number, view: View) => Breakdown,
  *   matchSummary?: (names: Names, result: Event, view: View, out: Breakdown) => Breakdown,
  *   moveLabel?: (names: Names, view: View, action: Action) => string | null,
- *   extra?: (names: Names, view: View, action: Action) => Extra | null,
+ *   extra?: (names: Names, view: View, action: Action, legal?: Action[]) => Extra | null,
  *   selection?: (legal: Action[], view: View, names: Names) => Selection | null,
  * }} GameModule
  */

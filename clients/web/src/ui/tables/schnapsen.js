@@ -81,14 +81,24 @@ export default {
   },
 
   /**
-   * The exchange of the trump jack and the close, each a button with its key.
+   * The exchange of the trump jack and the close, each a button with its key; and each lead
+   * that announces a marriage, a button of its own beside the cards (keys 1, 2…), so that
+   * announcing is as plain as playing the card (the card itself still offers both).
    * @param {Names} names
    * @param {View} view
    * @param {import("../moves.js").Action} action
+   * @param {import("../moves.js").Action[]} [legal] the turn's moves, which number the marriages
    * @returns {import("../moves.js").Extra | null}
    */
-  extra(names, view, action) {
+  extra(names, view, action, legal) {
     const t = names.t;
+    if (action.marriage) {
+      const marriages = (legal || []).filter((a) => a.marriage);
+      const at = marriages.indexOf(action);
+      if (at < 0) return null; // a move named alone (a replay): its label is the card's (`moveLabel`)
+      const label = this.moveLabel(names, view, action) || "";
+      return { id: "marriage", key: String(at + 1), label, action };
+    }
     if ("exchange" in action) {
       const jack = names.card(action.exchange);
       const turned = view.indicator ? names.card(view.indicator) : t("moves.the_trump_card");
