@@ -102,9 +102,14 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _decks(args: argparse.Namespace) -> int:
     from cardavia.games.traditions import catalogue
+    from cardavia.protocol.i18n import Texts
 
-    for item in catalogue(args.lang):
-        print(f"{item['id']:<14} {item['cards']:>2} cards  {item['name']} — {item['description']}")
+    texts = Texts(args.lang)
+    items = catalogue(args.lang)
+    counts = [texts("cli.decks.cards", count=item["cards"]) for item in items]
+    width = max(map(len, counts), default=0)
+    for item, count in zip(items, counts, strict=True):
+        print(f"{item['id']:<14} {count:>{width}}  {item['name']} — {item['description']}")
     return 0
 
 

@@ -90,3 +90,19 @@ def test_decks_lists_the_catalogue_in_a_language(capsys: pytest.CaptureFixture[s
     assert "bolognese" in out
     assert "Primiera Bolognese" in out
     assert "french54" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "forty", "fifty_four"),
+    [("pl", "40 kart", "54 karty"), ("it", "40 carte", "54 carte"), ("en", "40 cards", "54 cards")],
+)
+def test_decks_count_cards_in_the_language_asked(
+    capsys: pytest.CaptureFixture[str], lang: str, forty: str, fifty_four: str
+) -> None:
+    code, out, _ = _run(capsys, "decks", "--lang", lang)
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert forty in lines["bolognese"]
+    assert fifty_four in lines["french54"]
+    if lang != "en":
+        assert "cards" not in out

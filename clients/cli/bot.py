@@ -17,8 +17,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from cardavia.games.registry import GAMES
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Callable, Sequence
+
+    from cardavia.clients.cli.sdk import BotClient
 
 LEVELS = ("random", "basic", "strong")
 
@@ -59,6 +66,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--opponents",
         choices=LEVELS,
         help="level of the server's bots when playing against them (default: its own)",
+    )
+    p.add_argument(
+        "--wait-alone",
+        type=float,
+        default=WAIT_ALONE,
+        metavar="SECONDS",
+        help="with --quick: how long bots left waiting in a room nobody else of this command can"
+        f" join wait for people before they leave (default {WAIT_ALONE:g})",
     )
     p.add_argument("--name", default="bot", help="name prefix shown to other players (default bot)")
     p.add_argument("--seed", help="seed of the bots' decisions")
@@ -101,6 +116,16 @@ def _run(args: argparse.Namespace) -> int:
             return 0
     return asyncio.run(_bots(args))
 
+
+WAIT_ALONE = 30.0
+"""Seconds a quick-match bot waits for people once no other bot of the command can join it."""
+
+LONELY_POLL = 0.5
+"""How often the command looks for bots that only people from elsewhere could join."""
+
+LONELY_NOTICE = 2.0
+"""Seconds bots wait together before the command says they wait for people (a room filling up
+is seated a moment before it starts)."""
 
 FOREVER = 2**31
 """``--games 0`` on the ladder: more matches than any run lasts."""
@@ -151,7 +176,6 @@ async def _ladder(args: argparse.Namespace) -> int:
 
 async def _bots(args: argparse.Namespace) -> int:
     import asyncio
-    from collections.abc import Callable
 
     from cardavia.bots.registry import make_bot
     from cardavia.clients.cli.progress import Progress
@@ -187,10 +211,17 @@ async def _bots(args: argparse.Namespace) -> int:
             )
         )
     progress.update(f"{args.count} {args.level} bot(s) connecting to {args.server}", force=True)
-    outcomes = await asyncio.gather(*(c.run() for c in clients), return_exceptions=True)
+    runs = [asyncio.ensure_future(c.run()) for c in clients]
+    watch = asyncio.ensure_future(_send_home_the_lonely(clients, runs, args.wait_alone, progress.print))
+    try:
+        outcomes = await asyncio.gather(*runs, return_exceptions=True)
+    finally:
+        watch.cancel()
     failed = 0
     for client, outcome in zip(clients, outcomes, strict=True):
-        if isinstance(outcome, BaseException):
+        if isinstance(outcome, asyncio.CancelledError):
+            failed += 1  # sent home by the watch, which said why
+        elif isinstance(outcome, BaseException):
             failed += 1
             progress.print(f"{client.name}: failed: {outcome}")
     won = sum(r.outcome == "won" for r in finished)
@@ -200,3 +231,46 @@ async def _bots(args: argparse.Namespace) -> int:
         f"won {won}, reconnects {reconnects}, failed bots {failed}"
     )
     return 1 if failed else 0
+
+
+async def _send_home_the_lonely(
+    clients: Sequence[BotClient], runs: Sequence[asyncio.Future[Any]], wait: float, say: Callable[[str], None]
+) -> None:
+    """Say so when bots wait for people, and end those no bot of the command can join any more.
+
+    A quick-match room starts once its seats for people are taken (two in every game, Dou Dizhu
+    included: its third seat is the server's bot). Three bots of one command fill one room, and
+    the third waits in a room of its own. Between matches the bots quick-match again, so they
+    mix; but once the others are done, a bot still waiting can only be joined by people from
+    elsewhere: after ``wait`` seconds without any it leaves, saying so. A command's only bot was
+    started to meet people and waits for them as long as it takes.
+    """
+    import asyncio
+
+    since: float | None = None
+    told = False
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(LONELY_POLL)
+        running = [(c, r) for c, r in zip(clients, runs, strict=True) if not r.done()]
+        if not running:
+            return
+        if not all(c.quick and c.waiting for c, _ in running):
+            since, told = None, False
+            continue
+        now = loop.time()
+        since = now if since is None else since
+        alone = len(running) < len(clients)  # the others are done: none of them comes back
+        if not told and now - since >= min(LONELY_NOTICE, wait):
+            told = True
+            names = ", ".join(c.name for c, _ in running)
+            why = f"the other bots are done; it leaves after {wait:g} s" if alone else "no other bot to meet"
+            say(f"{names}: waiting in quick match for people to join ({why})")
+        if alone and now - since >= wait:
+            for client, run in running:
+                say(
+                    f"{client.name}: left after {len(client.results)} of {client.games} games:"
+                    f" nobody came to its {client.game} quick-match room within {wait:g} s"
+                )
+                run.cancel()
+            return

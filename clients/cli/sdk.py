@@ -257,6 +257,8 @@ class BotClient:
         self._starter: asyncio.Task[None] | None = None
         self._after: list[asyncio.Task[None]] = []
         self._in_match = False
+        self.waiting = False
+        """Seated in a room that has not started: it waits for people (quick match, a public room)."""
         self._pacer = Pacer(self.rate, BURST)
         self._rating_seen = asyncio.Event()
 
@@ -376,6 +378,7 @@ class BotClient:
                 )
             if item.seat is not None and not self._seat_future().done():
                 self._seat_future().set_result(item.room)
+            self.waiting = item.seat is not None and item.room.state == "waiting"
             if item.room.state == "playing" and item.view and not self._in_match:
                 self._in_match = True
                 if isinstance(self.bot, ClientBot):
@@ -456,6 +459,13 @@ class BotClient:
             self._after.append(asyncio.get_running_loop().create_task(self.after_match(session, done)))
         if len(self.results) >= self.games:
             return True
+        if self.quick:
+            # Quick match again rather than a rematch: the room's people meet whoever waits now,
+            # so bots of one command that are more than a room seats all get their games.
+            with contextlib.suppress(SessionInterrupted):
+                await session.request(session.requests.leave(), timeout=5.0)
+                await self._enter(session)
+            return False
         rematch = m.Rematch(id=session.requests.next_id())
         self._quiet.add(rematch.id)  # answered by who has asked so far, or by the new match
         with contextlib.suppress(SessionInterrupted):

@@ -21,9 +21,39 @@ async def test_bot_command_plays_every_game_and_prints_a_line_for_each(
     assert code == 0, out
     lines = re.findall(r"^bot-(\d): game (\d) briscola room (\S+) seat (\d): .* record (\S+),", out, re.M)
     assert sorted((b, g) for b, g, *_ in lines) == [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
-    assert len({room for *_, room, _, _ in lines}) == 1  # the two bots met in one room
-    assert len({record for *_, record in lines}) == 2  # and played two matches there
+    for game in ("1", "2"):  # the two bots met in one room for each match
+        assert len({room for _, g, room, *_ in lines if g == game}) == 1
+    assert len({record for *_, record in lines}) == 2
     assert "4 of 4 games played by 2 random bot(s)" in out
+
+
+async def test_three_quick_match_bots_of_a_game_that_seats_two_people_all_play(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Dou Dizhu quick room seats two people (the server's bot is the third): the odd bot out
+    meets the others when they quick-match again, so every bot plays its games."""
+    argv = ["bot", "--server", url, "--game", "doudizhu", "--quick", "--count", "3", "--games", "2",
+            "--level", "random", "--seed", "s"]  # fmt: skip
+    code = await asyncio.wait_for(asyncio.to_thread(main, argv), timeout=120)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = re.findall(r"^bot-(\d): game (\d) doudizhu room (\S+) seat", out, re.M)
+    assert sorted((b, g) for b, g, _ in lines) == [(b, g) for b in "123" for g in "12"]
+    assert "6 of 6 games played by 3 random bot(s)" in out
+
+
+async def test_a_quick_match_bot_nobody_can_join_any_more_says_so_and_the_command_ends(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bot", "--server", url, "--game", "doudizhu", "--quick", "--count", "3", "--games", "1",
+            "--level", "random", "--seed", "s", "--wait-alone", "1"]  # fmt: skip
+    code = await asyncio.wait_for(asyncio.to_thread(main, argv), timeout=120)
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "waiting in quick match for people to join (the other bots are done" in out
+    left = re.findall(r"^bot-\d: left after 0 of 1 games: nobody came to its doudizhu quick", out, re.M)
+    assert len(left) == 1, out
+    assert "2 of 3 games played by 3 random bot(s)" in out
 
 
 async def test_bot_command_refuses_a_level_the_game_lacks_and_a_game_of_another_room(

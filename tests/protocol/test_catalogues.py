@@ -42,8 +42,9 @@ ENGLISH = own_messages(FALLBACK)
 
 @cache
 def client_sources() -> str:
-    """Every client's source text: the terminal client's Python and the page's JavaScript."""
+    """Every client's source text: the terminal client's and the command's Python, the page's JavaScript."""
     paths = [*(ROOT / "clients").rglob("*.py"), *(ROOT / "protocol").rglob("*.py")]
+    paths += (ROOT / "cardavia").glob("*.py")
     web = ROOT / "clients" / "web" / "src"
     if web.is_dir():
         paths += [*web.rglob("*.js"), *web.rglob("*.ts")]

@@ -15,10 +15,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import DescendantFocus
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import Modal
+from cardavia.clients.cli.tui.footer import KeyHints
 from cardavia.protocol.i18n import Texts
 
 Fields = dict[str, Any]
@@ -163,7 +164,7 @@ class CreateRoomScreen(Modal[Fields | None]):
             with Horizontal(id="buttons"):
                 yield Button(t("forms.create.button.create"), variant="primary", id="create", compact=True)
                 yield Button(t("forms.create.button.cancel"), id="cancel", compact=True)
-        yield Footer()
+        yield KeyHints()
 
     @staticmethod
     def _field(name: str, widget: Widget) -> Horizontal:

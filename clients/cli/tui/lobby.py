@@ -20,11 +20,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, OptionList, Static
+from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.clients.cli.tui.dialogs import CodeScreen, LanguageScreen, localize_bindings, texts_of
+from cardavia.clients.cli.tui.footer import KeyHints
 from cardavia.clients.cli.tui.forms import CreateRoomScreen
 from cardavia.protocol import messages as m
 from cardavia.protocol.i18n import Texts
@@ -49,14 +50,15 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     #lobby-title { height: 1; background: $primary-background; padding: 0 1; text-style: bold; }
-    #pickers { height: 3fr; min-height: 9; }
+    #pickers { height: 3fr; min-height: 7; }
     #games-box { width: 1fr; border: round $secondary; }
     #decks-box { width: 2fr; border: round $secondary; }
-    #games, #decks { height: 1fr; min-height: 3; }
-    #deck-info { height: auto; max-height: 3; padding: 0 1; color: $text-muted; overflow-y: auto; }
+    #games, #decks { height: 1fr; min-height: 3; border: none; }
+    #games-box:focus-within, #decks-box:focus-within { border: round $accent; }
+    #deck-info { height: auto; max-height: 6; padding: 0 1; color: $text-muted; overflow-y: auto; }
     #rooms-box { height: 2fr; min-height: 5; border: round $secondary; }
     #rooms { height: 1fr; }
-    #lobby-status { height: auto; padding: 0 1; }
+    #lobby-status { height: auto; padding: 0 1; display: none; }
     """
     BINDINGS = [
         Binding("p", "play_now", "lobby.key.play_now"),
@@ -112,12 +114,12 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="decks-box"):
                 yield Label(id="decks-label", markup=False)
                 yield OptionList(id="decks", markup=False)
-                yield Static(id="deck-info")
+        yield Static(id="deck-info")
         with Vertical(id="rooms-box"):
             yield Label(id="rooms-label", markup=False)
             yield DataTable(id="rooms", cursor_type="row")
         yield Static(id="lobby-status")
-        yield Footer()
+        yield KeyHints()
 
     def on_mount(self) -> None:
         self._label()
@@ -221,7 +223,9 @@ class LobbyScreen(Screen[None]):
         or text already written for the player."""
         self._status, self._status_args = text, args
         shown = self.texts(text, **args) if text and self.texts.has(text) else text
-        self.query_one("#lobby-status", Static).update(Text(shown))
+        line = self.query_one("#lobby-status", Static)
+        line.update(Text(shown))
+        line.display = bool(shown)  # no empty row taken from the lists on a small terminal
 
     # ------------------------------------------------------------ pickers
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Label, Markdown
+from textual.widgets import Label, Markdown
 
 from cardavia.clients.cli.tui.dialogs import Modal
+from cardavia.clients.cli.tui.footer import KeyHints
 from cardavia.games.rules import rules_text
 from cardavia.games.traditions import game_name
 
@@ -46,7 +47,7 @@ class RulesScreen(Modal[None]):
             with VerticalScroll(id="rules-text"):
                 yield Markdown(self.rules.markdown, open_links=False)
             yield Label(t("rules.hint"), classes="hint", markup=False)
-        yield Footer()
+        yield KeyHints()
 
     def on_mount(self) -> None:
         self.query_one("#rules-text", VerticalScroll).focus()

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,9 +23,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from cardavia.clients.cli.tui.dialogs import CHAT_LENGTH, ChatScreen, ChoiceScreen, localize_bindings
+from cardavia.clients.cli.tui.footer import KeyHints
 from cardavia.clients.cli.tui.hand import HandWidget
 from cardavia.clients.cli.tui.moves import MoveMenu, Option
 from cardavia.clients.cli.tui.names import CardNames
@@ -43,12 +45,23 @@ CARD_KEYS = frozenset("123456789")
 """Keys that move the cursor to the n-th card (unless the position gives the key to an action)."""
 
 
+def fitted_title(optional: list[str], needed: list[str], width: int) -> str:
+    """The title line: the room, scores, whose turn and time left always; the game's and the
+    pack's names (both also in the log's first line) only while the line fits ``width``, the
+    pack's name given up first. What still does not fit wraps to a second line."""
+    for keep in (len(optional), len(optional) - 1, 0):
+        text = " · ".join([*optional[:keep], *needed])
+        if cell_len(text) <= width:
+            return text
+    return text
+
+
 class TableScreen(Screen[None]):
     """One room, from waiting for players to the match summary and rematches."""
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
-    #title { height: 1; background: $primary-background; padding: 0 1; text-style: bold; }
+    #title { height: auto; max-height: 2; background: $primary-background; padding: 0 1; text-style: bold; }
     #main { height: 1fr; }
     #board-box { width: 3fr; border: round $secondary; padding: 0 1; }
     #log { width: 2fr; border: round $secondary; }
@@ -92,6 +105,7 @@ class TableScreen(Screen[None]):
         self._ready = False
         """Composed: the widgets exist (set first thing in ``on_mount``)."""
         self._shown: dict[str, str] = {}
+        self._title_lines = 1
         """What each line shows now, so an unchanged line is not drawn again."""
         self._summary_open = False
         self.written: list[str] = []
@@ -118,7 +132,7 @@ class TableScreen(Screen[None]):
         yield Static(id="prompt")
         yield HandWidget(id="hand")
         yield Static(id="status")
-        yield Footer()
+        yield KeyHints()
 
     def on_mount(self) -> None:
         self._ready = True
@@ -321,18 +335,19 @@ class TableScreen(Screen[None]):
         if not self._ready:
             return
         view = self.view
-        parts = [
-            self.names.game(self.room.game),
-            self.names.deck_name(),
-            self.texts("table.title.room", code=self.room.code or "?"),
-        ]
+        game, deck = self.names.game(self.room.game), self.names.deck_name()
+        parts = [self.texts("table.title.room", code=self.room.code or "?")]
         if self.seat is None:  # a spectator: the board is everyone's public view, no hand
             parts.append(self.texts("table.title.watching"))
         if view and self.room.state != "waiting":
             parts += [self.renderer.scores(view), self.renderer.turn(view)]
         if self.deadline is not None and self.menu.active:
             parts.append(self.texts("table.title.left", seconds=max(0, int(self.deadline - time.time()))))
-        self._update("#title", Text(" · ".join(p for p in parts if p)), layout=False)
+        title = self.query_one("#title", Static)
+        text = fitted_title([game, deck], [p for p in parts if p], title.size.width or self.size.width - 2)
+        lines = 1 if cell_len(text) <= (title.size.width or self.size.width - 2) else 2
+        self._update("#title", Text(text), layout=lines != self._title_lines)
+        self._title_lines = lines
 
     # --------------------------------------------------------------- actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -226,3 +226,56 @@ def test_the_peasants_win_a_one_deal_match() -> None:
     )
     events = [{"type": "landlord", "seat": 1, "bid": 3, "kitty": []}, {"type": "game_over", **result}]
     assert watched.describe(events)[-1] == "Match over: the peasants win, Anna and Carla (scores 3, -6, 3)"
+
+
+USUAL = [SMALL, (100, 30)]
+"""The smallest usual terminal and a common laptop one: nothing may be cut at either."""
+
+
+def fits(widget: Static, what: str) -> None:
+    """Every line of the widget's text is shown: none runs past its edge or below its last row."""
+    width = widget.content_region.width
+    needed = widget.get_content_height(widget.app.screen.size, widget.app.screen.size, width)
+    rows = widget.content_region.height
+    assert needed <= rows, f"{what} needs {needed} rows, has {rows}"
+
+
+@pytest.mark.parametrize("size", USUAL)
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_lobby_shows_every_key_every_game_and_the_whole_bot_description(
+    size: tuple[int, int], lang: str
+) -> None:
+    app = CardaviaApp(FakeSession(lang=lang), name="Anna", lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await lobby_ready(pilot, app)
+        await pilot.pause()
+        keys = list(app.screen.query_one(Footer).query(FooterKey))
+        assert len(keys) >= 10
+        for key in keys:
+            on_screen(app, key, f"the key {key.key} ({key.description})")
+        info = app.lobby.query_one("#deck-info", Static)
+        on_screen(app, info, "the pack's and the bots' description")
+        fits(info, "the pack's and the bots' description")
+        games = app.lobby.query_one("#games", OptionList)
+        assert games.region.height >= games.option_count, "some games are out of sight"
+
+
+@pytest.mark.parametrize("size", USUAL)
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_table_title_and_keys_fit_with_three_players(size: tuple[int, int], lang: str) -> None:
+    session = FakeSession(lang=lang)
+    app = CardaviaApp(session, name="Anna", lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await lobby_ready(pilot, app)
+        ScriptedTable(session, get_game("doudizhu").new({}, "title"), deck="french54").start()
+        await until(pilot, lambda: app.table is not None and app.table.menu.active, "our bid")
+        await pilot.pause()
+        table = table_of(app)
+        title = table.query_one("#title", Static)
+        turn = table.renderer.turn(table.view)
+        await until(pilot, lambda: turn in shown(title), "whose turn in the title")  # it never gives way
+        await pilot.pause()  # a title grown to two rows is laid out on the next frame
+        on_screen(app, title, "the title")
+        fits(title, "the title")
+        for key in table.query_one(Footer).query(FooterKey):
+            on_screen(app, key, f"the key {key.key} ({key.description})")
