@@ -19,7 +19,7 @@ test("a bot is named by its seat and its level's word, in the reader's language"
   assert.equal(displayName(seat, words("en"), 1), "Bot 2 (basic)");
   assert.equal(displayName(seat, words("pl"), 1), "Bot 2 (podstawowy)");
   assert.equal(displayName(seat, words("es"), 1), "Bot 2 (básico)");
-  assert.equal(displayName({ kind: "bot", bot: "strong" }, words("sv"), 2), "Bot 3 (stark)");
+  assert.equal(displayName({ kind: "bot", bot: "strong" }, words("sv"), 2), "Dator 3 (stark)");
   // history and leaderboard rows: bot: true with its level; a level without a seat
   assert.equal(displayName({ name: "Bot 2 (basic)", bot: true, level: "random" }, words("it"), 1), "Bot 2 (casuale)");
   assert.equal(displayName({ name: "Bot (strong)", bot: true, level: "strong" }, words("pl")), "Bot (silny)");

@@ -136,7 +136,7 @@ test("a table opened again for its room takes back the log it had, before its fi
   /** @param {TableState} s */
   const lines = (s) => s.log.flatMap((e) => sayLines(wording(s), e.say));
   assert.deepEqual(lines(after), lines(before));
-  assert.deepEqual(lines(after), ["Scopa with Piacentine: room ABCDEFGH", "The match begins: Anna, Bot", "Bot lays Diamonds · 7 on the table"]);
+  assert.deepEqual(lines(after), ["Scopa, Piacentine: room ABCDEFGH", "The match begins: Anna, Bot", "Bot lays Diamonds · 7 on the table"]);
   assert.equal(run(before, { type: "restore_log", log: [], memo: {} }).log, before.log, "a table that has logged keeps its own");
   stored.set(LOG_KEY, "{not json");
   assert.equal(keptLog(keeper, "r1"), null);

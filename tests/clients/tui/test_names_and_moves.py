@@ -86,7 +86,7 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
     king, queen = menu.extra("m"), menu.extra("M")
     assert king is not None
     assert king.action == {"play": "KH", "marriage": True}
-    assert king.label == "lead Hearts · King and announce the marriage in Hearts (20)"
+    assert king.label == "lead Hearts · King and announce a marriage in Hearts (20)"
     assert queen is not None
     assert queen.action == {"play": "QH", "marriage": True}
 
