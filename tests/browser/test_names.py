@@ -59,6 +59,6 @@ def test_a_swedish_page_names_the_bot_in_swedish(person: PersonFactory) -> None:
     snapshot = ola.last(m.Snapshot)
     assert snapshot.room.seats[1]["name"] == "Bot 2 (basic)"  # the server's English fallback
     table = ola.page.locator(".table-root")
-    table.get_by_text("Bot 2 (enkel)").first.wait_for()
+    table.get_by_text("Dator 2 (enkel)").first.wait_for()
     assert not re.search(r"Bot 2 \(basic\)", table.inner_text())
     assert not ola.errors

@@ -41,4 +41,4 @@ def test_a_replay_names_its_bot_and_its_guest_in_the_readers_language() -> None:
     record = {"format": "cardavia-record/1", "game": "briscola", "deck": "napoletane", "seats": [GUEST, BOT]}
     replay = m.Replay(id=1, record_id="r-1", record=record, views=[{}, {}], steps=[], analysis=[])
     assert ReplayText(replay, Texts("pl")).seats == ["Gracz 563", "Bot 2 (podstawowy)"]
-    assert ReplayText(replay, Texts("sv")).seats == ["Spelare 563", "Bot 2 (enkel)"]
+    assert ReplayText(replay, Texts("sv")).seats == ["Spelare 563", "Dator 2 (enkel)"]

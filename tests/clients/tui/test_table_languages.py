@@ -172,6 +172,6 @@ async def test_a_spectator_watches_in_spanish() -> None:
         board = text_of(table.query_one("#board", Static))
         assert "(tú)" not in board
         assert "triunfo" in board
-        assert "34 cartas (el triunfo al final)" in board
+        assert "34 cartas (con la muestra al final)" in board
         assert "le toca a " in text_of(title)
         assert not english_left(panels_text(table), "es", proper_names("es", "piacentine"))
