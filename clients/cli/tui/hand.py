@@ -160,7 +160,10 @@ class HandWidget(Widget):
             return Text(self.names.texts("table.hand.empty"), style="dim")
         out = Text()
         self._spots = []
-        for number, line in enumerate(self._layout(max(self.content_size.width, 20))):
+        lines = self._layout(max(self.content_size.width, 20))
+        # a hand drawn by corner letters says what they stand for, on its border
+        self.border_subtitle = (self.names.legend(self.size.width - 4) or "") if self.compact else ""
+        for number, line in enumerate(lines):
             if number:
                 out.append("\n")
             column = 0

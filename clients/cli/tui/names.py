@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
+
 from cardavia.games.errors import CardaviaError
 from cardavia.games.traditions import (
     TRADITIONS,
@@ -42,6 +44,30 @@ class CardNames:
         """The card's corner index ("K♠", "10♥"), for a hand too long for full names; None if
         the pack has no such index (suits other than French ones)."""
         return self._short.get(code)
+
+    def legend(self, width: int = 10_000) -> str | None:
+        """What the letters of a compact hand stand for ("Card letters: E = ess · Kn = knekt…"),
+        in the page's words (``legend`` catalogue), within ``width`` cells where it can be: the
+        jokers' stars (the least needed) go first, then the heading; None for a pack drawn
+        without letters."""
+        if not self._short:
+            return None
+        data = language_data(self.lang)
+        indices = data.get("rank_indices", {}).get("french", {})
+        words = data.get("ranks", {}).get("french", {})
+        shown = [(str(indices.get(rank, rank)), str(words.get(rank, rank))) for rank in "AJQK"]
+        for code, symbol in JOKER_SYMBOLS.items():  # ☆ black, ★ red: the pack's joker ranks B and R
+            if code in self._short:
+                shown.append((symbol, str(words.get(code[0], code))))
+        entries = [self.texts("legend.entry", letter=letter, name=name) for letter, name in shown]
+        courts = " · ".join(entries[:4])
+        for text in (
+            self.texts("legend.line", letters=" · ".join(entries)),
+            self.texts("legend.line", letters=courts),
+        ):
+            if cell_len(text) <= width:
+                return text
+        return courts
 
     def cards(self, codes: Iterable[str], sep: str = ", ") -> str:
         return sep.join(self.card(c) for c in codes) or self.texts("table.cards.nothing")

@@ -279,3 +279,22 @@ async def test_the_table_title_and_keys_fit_with_three_players(size: tuple[int, 
         fits(title, "the title")
         for key in table.query_one(Footer).query(FooterKey):
             on_screen(app, key, f"the key {key.key} ({key.description})")
+
+
+@pytest.mark.parametrize(
+    ("lang", "letters"), [("sv", "Kn = knekt"), ("pl", "W = Walet"), ("en", "Q = Queen · K = King")]
+)
+async def test_a_hand_drawn_by_letters_says_what_they_stand_for(lang: str, letters: str) -> None:
+    session = FakeSession(lang=lang)
+    app = CardaviaApp(session, name="Anna", lang=lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await lobby_ready(pilot, app)
+        ScriptedTable(session, landlord_hand()).start()
+        await until(pilot, lambda: app.table is not None and app.table.menu.active, "our lead")
+        await pilot.pause()
+        hand = table_of(app).query_one(HandWidget)
+        assert hand.compact
+        legend = str(hand.border_subtitle)
+        assert legend.startswith(app.texts("legend.line", letters="").strip()), legend
+        assert letters in legend
+        assert len(legend) <= hand.size.width - 4  # whole on the border, not cut
