@@ -162,7 +162,7 @@ class MoveMenu:
         if action.get("marriage"):
             suit = str(action["play"])[1]
             points = 40 if suit == self.view.get("trump") else 20
-            return self.texts("moves.marriage", card=card, suit=self.names.suit(suit), points=points)
+            return self.texts("moves.marriage", card=card, suit=self.names.suit_word(suit), points=points)
         return self.texts("moves.play", card=card)
 
     def _extra(self, action: Mapping[str, Any]) -> Extra | None:

@@ -55,12 +55,14 @@ class CardNames:
         data = language_data(self.lang)
         indices = data.get("rank_indices", {}).get("french", {})
         words = data.get("ranks", {}).get("french", {})
-        shown = [(str(indices.get(rank, rank)), str(words.get(rank, rank))) for rank in "AJQK"]
+        # as the page's legend: an ace marked "A" needs no words, and the words are lower case
+        letters = [(str(indices.get(rank, rank)), str(words.get(rank, rank)).lower()) for rank in "AJQK"]
+        shown = [(letter, name) for letter, name in letters if letter != "A"]
         for code, symbol in JOKER_SYMBOLS.items():  # ☆ black, ★ red: the pack's joker ranks B and R
             if code in self._short:
-                shown.append((symbol, str(words.get(code[0], code))))
+                shown.append((symbol, str(words.get(code[0], code)).lower()))
         entries = [self.texts("legend.entry", letter=letter, name=name) for letter, name in shown]
-        courts = " · ".join(entries[:4])
+        courts = " · ".join(entries[: len(shown) - sum(c in self._short for c in JOKER_SYMBOLS)])
         for text in (
             self.texts("legend.line", letters=" · ".join(entries)),
             self.texts("legend.line", letters=courts),
@@ -79,6 +81,12 @@ class CardNames:
             return suit_name(letter, self.deck, self.lang)
         except CardaviaError:
             return letter
+
+    def suit_word(self, letter: str) -> str:
+        """A suit's name inside a sentence ("announces a marriage in hearts"): every language
+        Cardavia speaks writes suits in lower case in running text, as its glossary says, while
+        card labels ("Hearts · King") keep the capital."""
+        return self.suit(letter).lower()
 
     def deck_name(self) -> str:
         return (

@@ -53,12 +53,12 @@ test("Schnapsen: a lead with or without the marriage, the exchange and the close
   const menu = new MoveMenu("schnapsen", legal, { trump: "S", indicator: "AS" }, names());
   assert.deepEqual(menu.options("QH").map((o) => o.label), [
     "play Hearts · Queen",
-    "lead Hearts · Queen and announce a marriage in Hearts (20)",
+    "lead Hearts · Queen and announce a marriage in hearts (20)",
   ]);
   const trumpMarriage = new MoveMenu("schnapsen", [{ play: "KS", marriage: true }], { trump: "S" }, names());
   assert.match(trumpMarriage.options("KS")[0].label, /\(40\)$/);
   assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [
-    ["1", "lead Hearts · Queen and announce a marriage in Hearts (20)"],
+    ["1", "lead Hearts · Queen and announce a marriage in hearts (20)"],
     ["x", "exchange Spades · Jack for Spades · Ace"],
     ["c", "close the stock"],
   ]);
@@ -78,9 +78,9 @@ test("Schnapsen: every lead that announces a marriage is a button of its own, nu
   ];
   const menu = new MoveMenu("schnapsen", legal, { trump: "S" }, names());
   assert.deepEqual(menu.extras.map((e) => [e.key, e.label]), [
-    ["1", "lead Hearts · King and announce a marriage in Hearts (20)"],
-    ["2", "lead Hearts · Queen and announce a marriage in Hearts (20)"],
-    ["3", "lead Spades · King and announce a marriage in Spades (40)"],
+    ["1", "lead Hearts · King and announce a marriage in hearts (20)"],
+    ["2", "lead Hearts · Queen and announce a marriage in hearts (20)"],
+    ["3", "lead Spades · King and announce a marriage in spades (40)"],
   ]);
   assert.deepEqual(menu.extraFor("2")?.action, { play: "QH", marriage: true });
   // the card still offers both ways, and a card of no marriage plays at once

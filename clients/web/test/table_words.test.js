@@ -44,7 +44,7 @@ test("Briscola and Schnapsen: tricks, the trump card drawn, marriages, exchanges
     { type: "close", seat: 1 },
     { type: "deal", deal: 1, dealer: 0, indicator: "TH" },
   ], {}), [
-    "Anna announces a marriage in Hearts: 20 points",
+    "Anna announces a marriage in hearts: 20 points",
     "Bot exchanges Spades · Jack for Spades · Ace",
     "Bot closes the stock",
     "Deal 2, dealt by Anna; trump card Hearts · 10",

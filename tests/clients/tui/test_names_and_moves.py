@@ -70,7 +70,7 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
         "schnapsen", [a.to_data() for a in state.legal_actions(0)], state.view(0), CardNames("schnapsen")
     )
     labels = [o.label for o in menu.options("QH")]
-    assert labels == ["play Hearts · Queen", "lead Hearts · Queen and announce a marriage in Hearts (20)"]
+    assert labels == ["play Hearts · Queen", "lead Hearts · Queen and announce a marriage in hearts (20)"]
     assert [o.action for o in menu.options("QH")] == [
         {"play": "QH", "marriage": False},
         {"play": "QH", "marriage": True},
@@ -86,7 +86,7 @@ def test_schnapsen_offers_the_marriage_the_exchange_and_the_close() -> None:
     king, queen = menu.extra("m"), menu.extra("M")
     assert king is not None
     assert king.action == {"play": "KH", "marriage": True}
-    assert king.label == "lead Hearts · King and announce a marriage in Hearts (20)"
+    assert king.label == "lead Hearts · King and announce a marriage in hearts (20)"
     assert queen is not None
     assert queen.action == {"play": "QH", "marriage": True}
 

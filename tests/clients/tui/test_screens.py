@@ -208,8 +208,8 @@ async def test_schnapsen_exchange_close_and_marriage_by_keys(
         assert "x: exchange Diamonds · Jack for Diamonds · Ace" in prompt
         assert "c: close the stock" in prompt
         # the marriage is offered beside the cards, one key for each card that may announce it
-        assert "m: lead Hearts · King and announce a marriage in Hearts (20)" in prompt
-        assert "M: lead Hearts · Queen and announce a marriage in Hearts (20)" in prompt
+        assert "m: lead Hearts · King and announce a marriage in hearts (20)" in prompt
+        assert "M: lead Hearts · Queen and announce a marriage in hearts (20)" in prompt
         await pilot.press(*keys)
         await until(pilot, lambda: session.sent_of(m.Act), "the act")
         assert session.sent_of(m.Act)[0].action == expected

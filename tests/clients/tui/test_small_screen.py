@@ -282,7 +282,7 @@ async def test_the_table_title_and_keys_fit_with_three_players(size: tuple[int, 
 
 
 @pytest.mark.parametrize(
-    ("lang", "letters"), [("sv", "Kn = knekt"), ("pl", "W = Walet"), ("en", "Q = Queen · K = King")]
+    ("lang", "letters"), [("sv", "E = ess · Kn = knekt"), ("pl", "W = walet"), ("en", "J = jack · Q = queen")]
 )
 async def test_a_hand_drawn_by_letters_says_what_they_stand_for(lang: str, letters: str) -> None:
     session = FakeSession(lang=lang)

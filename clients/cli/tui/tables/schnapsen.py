@@ -69,7 +69,7 @@ class SchnapsenTable(TrickTable):
         kind = event.get("type")
         who = self.ctx.who(event.get("seat"))
         if kind == "marriage":
-            suit = self.ctx.names.suit(str(event.get("suit")))
+            suit = self.ctx.names.suit_word(str(event.get("suit")))
             points = int(event.get("points") or 0)
             lines.append(self.texts("log.schnapsen.marriage", who=who, suit=suit, points=points))
         elif kind == "exchange":

@@ -61,6 +61,16 @@ export class Names {
     return suit;
   }
 
+  /**
+   * A suit's name inside a sentence ("announces a marriage in hearts"): every language
+   * Cardavia speaks writes suits in lower case in running text, as its glossary says,
+   * while card labels ("Hearts · King") keep the capital.
+   * @param {unknown} letter
+   */
+  suitWord(letter) {
+    return this.suit(letter).toLocaleLowerCase();
+  }
+
   /** @param {unknown} seat */
   who(seat) {
     if (typeof seat === "number" && seat >= 0 && seat < this.players.length) {

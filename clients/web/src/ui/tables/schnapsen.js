@@ -77,7 +77,7 @@ export default {
     if (!action.marriage) return null;
     const suit = String(action.play).slice(-1);
     const points = suit === view.trump ? 40 : 20;
-    return names.t("moves.marriage", { card: names.card(action.play), suit: names.suit(suit), points });
+    return names.t("moves.marriage", { card: names.card(action.play), suit: names.suitWord(suit), points });
   },
 
   /**
@@ -180,7 +180,7 @@ export default {
     const who = names.who(event.seat);
     switch (event.type) {
       case "marriage":
-        lines.push(t("log.schnapsen.marriage", { who, suit: names.suit(event.suit), points: whole(event.points) }));
+        lines.push(t("log.schnapsen.marriage", { who, suit: names.suitWord(event.suit), points: whole(event.points) }));
         return true;
       case "exchange":
         lines.push(t("log.schnapsen.exchange", { who, jack: names.card(event.card), card: names.card(event.indicator) }));
