@@ -155,10 +155,10 @@ test("Dou Dizhu: why a selection cannot be played, in the game's words", () => {
   const view = { table: { seat: 1, combo: "pair", cards: ["7C", "7D"] } };
   const menu = new MoveMenu("doudizhu", legal, view, names(["A", "B", "C"]));
   assert.match(selection(menu).whyNot([]), /^Select cards first/);
-  assert.equal(selection(menu).whyNot(["3C", "5D"]), "Clubs · 3, Diamonds · 5 is not a Dou Dizhu combination");
+  assert.equal(selection(menu).whyNot(["3C", "5D"]), "Clubs · 3, Diamonds · 5 do not make a Dou Dizhu combination");
   assert.equal(
     selection(menu).whyNot(["5C", "5D"]),
-    "Clubs · 5, Diamonds · 5 (pair) does not beat the pair (Clubs · 7, Diamonds · 7) on the table",
+    "Clubs · 5, Diamonds · 5 (pair) cannot beat the pair (Clubs · 7, Diamonds · 7) on the table",
   );
   const leading = new MoveMenu("doudizhu", [{ combo: "single", cards: ["3C"] }], { table: null }, names(["A", "B", "C"]));
   assert.equal(selection(leading).whyNot(["4C", "4D", "4H"]), "Clubs · 4, Diamonds · 4, Hearts · 4 (triple) cannot be played now");
@@ -200,7 +200,7 @@ test("a suit is named by the name of one of its cards", () => {
   assert.equal(n.suit("KH"), "Hearts");
   assert.equal(n.who(1), "Bot");
   assert.equal(n.who(null), "nobody");
-  assert.equal(n.who(5), "seat 6");
+  assert.equal(n.who(5), "Seat 6");
   assert.equal(n.either(["a", "b", "c"]), "a or b or c");
   assert.equal(n.cards([]), "nothing");
 });

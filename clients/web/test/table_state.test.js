@@ -156,14 +156,14 @@ test("a delta logs its events with what the log remembered before them, and reme
   const w = wording(state);
   const last = state.log.at(-1)?.say;
   assert.ok(last);
-  assert.deepEqual(sayLines(w, last), ["Match over: no single winner (scores -6, 3, 3)"],
+  assert.deepEqual(sayLines(w, last), ["Match over: a tie (scores -6, 3, 3)"],
     "seat 2 was landlord: the two leaders are no side");
   state = run(seated({ to_move: 0 }, room),
     { type: "delta", delta: { type: "delta", seq: 2, events: [{ ...landlord[0], seat: 0 }] }, view: { to_move: 1 }, now: 0 },
     { type: "delta", delta: { type: "delta", seq: 3, events: over }, view: { to_move: null }, now: 0 });
   const shared = state.log.at(-1)?.say;
   assert.ok(shared);
-  assert.deepEqual(sayLines(wording(state), shared), ["Match over: the peasants win, Bot and Cleo (scores -6, 3, 3)"]);
+  assert.deepEqual(sayLines(wording(state), shared), ["Match over: Bot and Cleo win as the peasants (scores -6, 3, 3)"]);
 });
 
 test("a delta ends the offered moves, keeps the selection to cards still in hand, and keeps the deal's end", () => {

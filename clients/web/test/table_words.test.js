@@ -45,7 +45,7 @@ test("Briscola and Schnapsen: tricks, the trump card drawn, marriages, exchanges
     { type: "deal", deal: 1, dealer: 0, indicator: "TH" },
   ], {}), [
     "Anna announces a marriage in hearts: 20 points",
-    "Bot exchanges Spades · Jack for Spades · Ace",
+    "Bot exchanges Spades · Jack for the trump card Spades · Ace",
     "Bot closes the stock",
     "Deal 2, dealt by Anna; trump card Hearts · 10",
   ]);
@@ -73,12 +73,12 @@ test("Dou Dizhu: the auction, plays and the peasants' shared win", () => {
     "Anna passes",
     "Cy wins the round and leads",
     "The peasants win the deal: Anna +3 · Bo +3 · Cy -6",
-    "Match over: the peasants win, you and Bo (scores 3, 3, -6)",
+    "Match over: you and Bo win as the peasants (scores 3, 3, -6)",
   ]);
   assert.equal(memo.landlord, 2);
   const watcher = names(["Anna", "Bo", "Cy"], null);
   assert.deepEqual(describeEvents("doudizhu", watcher, [{ type: "game_over", scores: [3, 3, -6], winner: null }], { landlord: 2 }),
-    ["Match over: the peasants win, Anna and Bo (scores 3, 3, -6)"]);
+    ["Match over: Anna and Bo win as the peasants (scores 3, 3, -6)"]);
 });
 
 test("an unknown game still logs plays and the end of the match", () => {
@@ -127,7 +127,7 @@ test("Schnapsen's deal summary says why and what the deal was worth", () => {
   assert.deepEqual(rows["game points"], ["0", "+3"]);
   assert.deepEqual(rows.match, ["5 of 7", "3 of 7"]);
   assert.deepEqual(out.notes, [
-    "Why: Anna closed the stock and did not reach 66; 3 game points (judged when the stock was closed)",
+    "Why: Anna closed the stock but did not reach 66; 3 game points (as things stood when the stock was closed)",
     "When the stock was closed, the opponent had 0 points and no trick",
     "Anna's marriage of 20 never counted (no trick won)",
   ]);

@@ -134,9 +134,9 @@ def test_dou_dizhu_selected_cards_are_read_against_the_legal_combinations() -> N
     assert readings[0].label == "pair: Diamonds · 9, Hearts · 9"
     assert menu.readings(["9C"]) == []
     assert menu.why_not(["3C", "3D"]) == (
-        "Clubs · 3, Diamonds · 3 (pair) does not beat the pair (Clubs · 4, Diamonds · 4) on the table"
+        "Clubs · 3, Diamonds · 3 (pair) cannot beat the pair (Clubs · 4, Diamonds · 4) on the table"
     )
-    assert menu.why_not(["3C", "KS"]) == "Clubs · 3, Spades · King is not a Dou Dizhu combination"
+    assert menu.why_not(["3C", "KS"]) == "Clubs · 3, Spades · King do not make a Dou Dizhu combination"
     assert menu.suggestions() == [["5H", "5S"], ["9C", "9D"]]
     assert menu.playable("9H")
     assert not menu.playable("KS")

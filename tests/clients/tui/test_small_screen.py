@@ -219,13 +219,15 @@ def test_the_peasants_win_a_one_deal_match() -> None:
     result = {"scores": [3, -6, 3], "winner": None, "reason": "shared"}
     summary = table.match_summary(result, {"landlord": 1, "deals": 1})
     assert summary.title == "You and Carla win as the peasants!"
-    assert summary.notes[0].startswith("Why: the peasants, you and Carla, went out")
+    assert summary.notes[0] == (
+        "Why: a peasant went out before the landlord, so the peasants, you and Carla, share the top score"
+    )
     watched = table_for("doudizhu", TableContext(CardNames("french54"), None, ["Anna", "Bruno", "Carla"]))
     assert (
         watched.match_summary(result, {"landlord": 1, "deals": 1}).title == "The peasants win: Anna and Carla"
     )
     events = [{"type": "landlord", "seat": 1, "bid": 3, "kitty": []}, {"type": "game_over", **result}]
-    assert watched.describe(events)[-1] == "Match over: the peasants win, Anna and Carla (scores 3, -6, 3)"
+    assert watched.describe(events)[-1] == "Match over: Anna and Carla win as the peasants (scores 3, -6, 3)"
 
 
 USUAL = [SMALL, (100, 30)]

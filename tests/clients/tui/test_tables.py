@@ -74,7 +74,7 @@ def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
     assert summary.row("match") == ["2 of 7", "0 of 7"]
     assert summary.row("marriages") == ["20", "0"]
     assert summary.row("total") == ["86", "25"]  # the deal's card points, not the match's
-    assert summary.notes == ["Why: Anna reached 66; 2 game points: the loser had fewer than 33"]
+    assert summary.notes == ["Why: Anna reached 66; 2 game points (the loser had fewer than 33)"]
     failed = reached | {
         "points": [0, 3],
         "detail": reached["detail"]
@@ -89,11 +89,11 @@ def test_schnapsen_says_why_a_deal_was_worth_its_game_points() -> None:
     }
     notes = table.deal_summary(failed, 1, {"target": 7}).notes
     assert (
-        notes[0]
-        == "Why: Anna closed the stock and did not reach 66; 3 game points (judged when the stock was closed)"
+        notes[0] == "Why: Anna closed the stock but did not reach 66; "
+        "3 game points (as things stood when the stock was closed)"
     )
     assert notes[1] == "When the stock was closed, the opponent had 0 points and no trick"
-    assert table.describe([failed])[0].startswith("Deal over: Anna closed the stock and did not reach 66")
+    assert table.describe([failed])[0].startswith("Deal over: Anna closed the stock but did not reach 66")
 
 
 def test_the_schnapsen_board_shows_trumps_the_turned_card_and_the_trick() -> None:
@@ -184,5 +184,5 @@ def test_the_match_summary_says_who_won_and_why() -> None:
     shared = table_for("doudizhu", context("french54", players=3)).match_summary(
         {"scores": [3, -6, 3], "winner": None, "reason": "shared"}, {}
     )
-    assert shared.title == "No single winner"
+    assert shared.title == "A tie"
     assert shared.notes == ["Why: the top score is shared"]
