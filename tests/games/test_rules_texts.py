@@ -80,8 +80,9 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "first player to win 7 game points wins the match", "**Game points to win**",
         ],
         "it": [
-            "A = 11", "10 = 10", "R = 4", "D = 3", "F = 2", "120", "**66**", "**33**", "**20**", "**40**",
-            "accusare un matrimonio", "**Punti partita per vincere**", "partono da 0 punti partita",
+            "| Asso | 11 |", "| Dieci | 10 |", "| Re | 4 |", "| Donna | 3 |", "| Fante | 2 |", "120",
+            "**66**", "**33**", "**20**", "**40**", "accusare un matrimonio", "**Punti partita per vincere**",
+            "partono da 0 punti partita", "cugino austriaco del Sessantasei",
         ],
         "sv": [
             "| Ess | 11 |", "| Tia | 10 |", "| Kung | 4 |", "| Dam | 3 |", "| Knekt | 2 |", "**66** poäng",

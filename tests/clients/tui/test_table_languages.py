@@ -118,7 +118,7 @@ def test_dou_dizhu_combinations_and_moves_are_named_in_the_language() -> None:
     menu = MoveMenu("doudizhu", legal, view, CardNames("french54", "it"))
     assert menu.readings(["9C", "9D"])[0].label == "coppia: Fiori · 9, Quadri · 9"
     assert menu.why_not(["3C", "3D"]) == (
-        "Fiori · 3, Quadri · 3 (coppia) non batte la giocata sul tavolo: coppia (Fiori · 4, Quadri · 4)"
+        "Fiori · 3, Quadri · 3 (coppia) non batte la giocata in tavola: coppia (Fiori · 4, Quadri · 4)"
     )
     assert menu.why_not([]).startswith("scegli le carte con spazio")
     assert [e.label for e in menu.extras] == ["passa"]
