@@ -37,7 +37,7 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "knekt, ridder og konge = 10", "settebello", "minst 11 poeng", "**Poeng til seier**",
         ],
         "es": [
-            "7 = 21", "6 = 18", "A = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "S, C y R = 10",
+            "7 = 21", "6 = 18", "as = 16", "5 = 15", "4 = 14", "3 = 13", "2 = 12", "sota, caballo y rey = 10",
             "*settebello*", "*primiera*", "al menos 11 puntos", "**Puntos para ganar**", "escoba",
         ],
         "pl": [
@@ -65,8 +65,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "ess > 3 > konge > ridder > knekt > 7 > 6 > 5 > 4 > 2", "Du trenger aldri å bekjenne farge",
         ],
         "es": [
-            "brisca", "A = 11", "3 = 10", "R = 4", "C = 3", "S = 2", "120 tantos", "más de 60", "triunfo",
-            "baza", "A > 3 > R > C > S > 7 > 6 > 5 > 4 > 2",
+            "brisca", "as = 11", "3 = 10", "rey = 4", "caballo = 3", "sota = 2", "120 tantos", "más de 60",
+            "triunfo", "baza", "as > 3 > rey > caballo > sota > 7 > 6 > 5 > 4 > 2",
         ],
         "pl": [
             "as = 11", "3 = 10", "król = 4", "rycerz = 3", "walet = 2", "120 punktów", "więcej niż 60",
@@ -95,7 +95,8 @@ FACTS: dict[str, dict[str, list[str]]] = {
             "første som har vunnet 7 spillpoeng, vinner partiet", "**Spillpoeng til seier**",
         ],
         "es": [
-            "A = 11", "10 = 10", "K = 4", "D = 3", "B = 2", "**66** tantos", "al menos **33** tantos",
+            "| As | A | 11 |", "| Diez | 10 | 10 |", "| Rey | K | 4 |", "| Reina | D | 3 |",
+            "| Jota | B | 2 |", "**66** tantos", "al menos **33** tantos",
             "**20**", "**40**", "el primero que llega a 7", "**Puntos de partida para ganar**", "cerrar",
         ],
         "pl": [
