@@ -55,7 +55,7 @@ async def test_a_refused_move_and_a_waiting_room_speak_polish() -> None:
         board = table_of(app).query_one("#board", Static)
         await until(pilot, lambda: "Czekamy" in text_of(board), "the waiting room's board")
         assert text_of(board).splitlines()[0] == "Czekamy na graczy przy stole KX4P2 (stół prywatny)"
-        assert "  miejsce 2: bot od początku" in text_of(board)
+        assert "  miejsce 2: bot, gdy zacznie się partia" in text_of(board)
         assert "Naciśnij s, by zacząć teraz" in text_of(board)
         table = table_of(app)
         status = table.query_one("#status", Static)
