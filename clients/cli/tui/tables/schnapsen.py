@@ -105,7 +105,11 @@ class SchnapsenTable(TrickTable):
             return self.texts(WORTH.get(points, "summary.schnapsen.worth.points"), count=points)
         if event.get("reason") == "last_trick":
             return self.texts("summary.schnapsen.worth.points", count=1)
-        return self.texts("summary.schnapsen.worth.at_close", count=points)
+        # counted as things stood at the close only when the stock was closed; a reason this
+        # client does not know says the points alone
+        if event.get("reason") in ("opponent_66", "closer_failed"):
+            return self.texts("summary.schnapsen.worth.at_close", count=points)
+        return self.texts("summary.schnapsen.worth.points", count=points)
 
     def deal_summary(self, event: Event, number: int, view: View) -> Breakdown:
         """Card and marriage points, tricks, and the game points with why."""

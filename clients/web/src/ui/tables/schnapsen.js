@@ -60,7 +60,12 @@ function worth(names, event) {
     return names.t(key, { count: points });
   }
   if (e.reason === "last_trick") return names.t("summary.schnapsen.worth.points", { count: 1 });
-  return names.t("summary.schnapsen.worth.at_close", { count: points });
+  // counted as things stood at the close only when the stock was closed; a reason this
+  // client does not know says the points alone
+  if (e.reason === "opponent_66" || e.reason === "closer_failed") {
+    return names.t("summary.schnapsen.worth.at_close", { count: points });
+  }
+  return names.t("summary.schnapsen.worth.points", { count: points });
 }
 
 export default {
