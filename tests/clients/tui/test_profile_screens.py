@@ -199,7 +199,7 @@ async def test_a_transfer_code_brings_a_profile_here_and_a_wrong_one_is_refused_
         await pilot.press("u")
         await screen_ready(pilot, app, TransferCodeScreen, "the code form")
         await pilot.press("a", "b", "enter")  # too short: refused here, nothing sent
-        assert "4 to 16" in text_of(app.screen.query_one("#problem", Label))
+        assert "10 letters and digits" in text_of(app.screen.query_one("#problem", Label))
         await pilot.press("backspace", "backspace", *"zzzz-zzzz", "enter")
         await screen_ready(pilot, app, ProfileScreen, "the profile screen")
         await until(pilot, lambda: text_of(app.screen.query_one("#problem", Label)), "the refusal")
