@@ -32,7 +32,7 @@ def doudizhu_move(player: Player) -> None:
     """Bids once it may (no bid when it may not), else the first play the hint suggests or a pass."""
     actions = player.page.locator(".tv-actions")
     keyed = actions.locator("button[aria-keyshortcuts]")
-    bids = keyed.filter(has_text=re.compile(r"^bid \d"))
+    bids = keyed.filter(has_text=re.compile(r"^bid \d", re.IGNORECASE))
     if bids.count():
         bids.first.click()
         return
@@ -43,7 +43,7 @@ def doudizhu_move(player: Player) -> None:
     if player.page.locator(".tv-hand button.tv-card.tv-selected").count():
         actions.get_by_role("button", name=player.t("webtable.play_selected")).click()
     else:
-        actions.get_by_role("button", name="pass", exact=True).click()
+        actions.get_by_role("button", name="Pass", exact=True).click()
 
 
 def test_two_players_and_a_watcher_in_a_doudizhu_room(person: PersonFactory) -> None:

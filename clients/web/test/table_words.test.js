@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { dealBreakdown, describeEvents, matchBreakdown, scoresText, seatFacts, turnText } from "../src/ui/table/words.js";
+import { buttonLabel, dealBreakdown, describeEvents, matchBreakdown, scoresText, seatFacts, turnText } from "../src/ui/table/words.js";
 import { messages, names, translator } from "./table_catalogues.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -218,4 +218,12 @@ test("Dou Dizhu: each seat's play or pass in the round on the table", () => {
   assert.deepEqual(seatFacts("doudizhu", n, view, 2), ["peasant", "17 cards", "passed this round"]);
   const cleared = { ...view, history: [...history, { seat: 0, pass: true }] };
   assert.deepEqual(seatFacts("doudizhu", n, cleared, 2), ["peasant", "17 cards"], "two passes close the round");
+});
+
+test("a move's label starts with a capital on a button, as every other button does", () => {
+  assert.equal(buttonLabel("passa"), "Passa");
+  assert.equal(buttonLabel("lead Hearts · King and announce a marriage in hearts (20)"),
+    "Lead Hearts · King and announce a marriage in hearts (20)");
+  assert.equal(buttonLabel("ściągnij"), "Ściągnij");
+  assert.equal(buttonLabel(""), "");
 });

@@ -3,6 +3,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { button } from "./render.js";
 import { packFace, silence } from "./draw.js";
+import { buttonLabel } from "./words.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -52,7 +53,7 @@ export function showChoice(dialog, choice, pack, t, pick) {
       attrs: { type: "button", "aria-keyshortcuts": i < 9 ? String(i + 1) : null },
       on: { click: () => { dialog.close(); pick(option.action); } },
     }, h("kbd", { text: String(i + 1), attrs: { "aria-hidden": "true" } }), " ",
-    h("span", { className: "tv-option-label", text: option.label }),
+    h("span", { className: "tv-option-label", text: buttonLabel(option.label) }),
     optionCards(pack, option.action)))));
   replaceChildren(dialog,
     h("h2", { className: "tv-dialog-title", text: choice.title, attrs: { id: titleId } }),

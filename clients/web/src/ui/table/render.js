@@ -11,7 +11,7 @@ import { gameModule } from "../tables/index.js";
 import { back, drawKit, packFace, silence } from "./draw.js";
 import { legendText } from "./legend.js";
 import { handOf } from "./state.js";
-import { sayLines, scoresText, seatFacts, turnText } from "./words.js";
+import { buttonLabel, sayLines, scoresText, seatFacts, turnText } from "./words.js";
 
 /**
  * @typedef {import("./state.js").TableState} TableState
@@ -49,7 +49,7 @@ const LOG_LINES = 300;
  */
 export function button(label, action, options = {}) {
   /** @type {(string | Node)[]} */
-  const children = [label];
+  const children = [buttonLabel(label)];
   const key = options.key;
   if (key) children.push(" ", h("kbd", { text: key.toUpperCase(), attrs: { "aria-hidden": "true" } }));
   return h("button", {

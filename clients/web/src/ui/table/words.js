@@ -210,3 +210,13 @@ export function sayLines(w, say) {
       return [];
   }
 }
+
+/**
+ * A move's label as a button or a choice shows it: its first letter in upper case. The
+ * catalogues write move labels in lower case, to sit inside the terminal client's prompt
+ * ("3: bid 3 · 0: pass"); on a button they start as every other button does ("Pass").
+ * @param {string} label
+ */
+export function buttonLabel(label) {
+  return label ? label.charAt(0).toLocaleUpperCase() + label.slice(1) : label;
+}
