@@ -217,7 +217,7 @@ class Texts:
     def refusal(self, refused: TextRefused) -> str:
         """Why a name or chat line was refused, in the player's language (the rule's own words
         for a rule this catalogue does not know)."""
-        shown = ("character", "sort", "position", "length", "max_length")
+        shown = ("character", "sort", "position", "length", "max_length", "marks", "max_marks")
         args = {k: v for k, v in refused.context.items() if k in shown}
         return self.get(f"text.{refused.kind}", refused.reason, **args)
 

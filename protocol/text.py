@@ -21,15 +21,27 @@ Refused, anywhere in the text:
   WIDTH NON-JOINER and U+200D ZERO WIDTH JOINER, which Persian and Indic
   writing and emoji sequences need. Format characters draw nothing, so they
   would let two names that look the same differ, or hide text in a line;
-- line and paragraph separators (U+2028, U+2029) and lone surrogates.
+- line and paragraph separators (U+2028, U+2029) and lone surrogates;
+- characters that draw nothing although Unicode does not file them as format
+  characters: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), which
+  modern Hangul, composed to NFC, never needs, and U+034F COMBINING GRAPHEME
+  JOINER. Like format characters they would let two names that look the same
+  differ, or make a name look empty.
+
+Refused too: more than ``MAX_MARKS`` (4) combining marks (category M) on one
+base character, counted across the joiners U+200C/U+200D between them. No
+writing needs more on one letter (Vietnamese, Thai, Hindi, Tibetan stacks and
+pointed Hebrew use at most 3 or 4, and NFC composes most of them into the
+letter); a long run is "Zalgo" text, which paints over the lines above and
+below it.
 
 Accepted text is normalised to NFC, so the same name typed as a precomposed
 ``é`` or as ``e`` with a combining accent is one string, and limits count
 code points of the normalised text. Names also lose leading and trailing
 whitespace (after the check: a control character at either end is refused,
 not trimmed). The text must hold at least one visible character (a letter,
-digit, punctuation mark or symbol, not counting the Hangul fillers and the
-blank Braille pattern, which draw nothing): a name of spaces, joiners or
+digit, punctuation mark or symbol, not counting the blank Braille pattern,
+which draws nothing but is allowed inside Braille text): a name of spaces, joiners or
 fillers would be an invisible player.
 
 ``display_safe`` is the client's side of the same rule: whatever a server
@@ -58,6 +70,13 @@ BLANK: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols that draw nothing: the Hangul fillers and the blank Braille pattern,
 a well-known way to an empty-looking name."""
 
+INVISIBLE: Final = frozenset("\u034f\u115f\u1160\u3164\uffa0")
+"""Refused characters that Unicode files as letters or marks although they draw nothing:
+U+034F COMBINING GRAPHEME JOINER and the Hangul fillers."""
+
+MAX_MARKS: Final = 4
+"""The most combining marks (category M) one base character may carry."""
+
 REPLACEMENT: Final = "\ufffd"
 """What ``display_safe`` shows in place of a refused character."""
 
@@ -70,6 +89,7 @@ _SORTS: Final = {
     "format": "an invisible format character",
     "separator": "a line or paragraph separator",
     "surrogate": "a lone surrogate",
+    "invisible": "a character that shows nothing",
 }
 """The sorts of refused character, by the short name clients' catalogues select on."""
 
@@ -87,6 +107,8 @@ def refused_sort(char: str) -> str | None:
         return "separator"
     if category == "Cs":
         return "surrogate"
+    if char in INVISIBLE:
+        return "invisible"
     return None
 
 
@@ -128,6 +150,7 @@ def check(text: str, *, max_length: int, strip: bool = False) -> str:
                 f"{shown} ({kind}) at position {position + 1} is not allowed",
                 {"character": shown, "kind": kind, "sort": sort, "position": position + 1},
             )
+    _check_marks(text)
     if strip:
         text = text.strip()
     if not text:
@@ -145,6 +168,37 @@ def check(text: str, *, max_length: int, strip: bool = False) -> str:
     return text
 
 
+def _mark_runs(text: str) -> list[int]:
+    """For each character of ``text``: how many combining marks its base carries up to and
+    including it (0 for anything not a mark). Joiners between marks do not end the run."""
+    runs, run = [], 0
+    for char in text:
+        if unicodedata.category(char)[0] == "M":
+            run += 1
+        elif char not in JOINERS:
+            run = 0
+        runs.append(run if unicodedata.category(char)[0] == "M" else 0)
+    return runs
+
+
+def _check_marks(text: str) -> None:
+    """``TextRefused`` when one base character carries more than ``MAX_MARKS`` combining marks;
+    the position is the base's (the first character's, when the text starts with marks)."""
+    base = marks = 0
+    for index, char in enumerate(f"{text} "):  # the space ends the last run
+        if unicodedata.category(char)[0] == "M":
+            marks += 1
+        elif char not in JOINERS:
+            if marks > MAX_MARKS:
+                raise TextRefused(
+                    "too_many_marks",
+                    f"{marks} combining marks on the character at position {base + 1}; "
+                    f"at most {MAX_MARKS} are allowed on one character",
+                    {"marks": marks, "max_marks": MAX_MARKS, "position": base + 1},
+                )
+            base, marks = index, 0
+
+
 def display_safe(text: str) -> str:
     """``text`` with every character the server would refuse replaced by U+FFFD.
 
@@ -152,11 +206,17 @@ def display_safe(text: str) -> str:
     server then cannot move a terminal's cursor, ring its bell, open a link,
     break a line or reorder the rest of a line. The replacement stays visible
     (rather than dropping the character) so that two names differing only in
-    such characters still look different.
+    such characters still look different. Marks beyond ``MAX_MARKS`` on one
+    character are replaced too, so a stack of them shows as a row of U+FFFD
+    rather than painting over the lines around it.
     """
-    if text.isprintable():  # the usual case: no Cc, Cf, Zl, Zp or Cs at all (nor any Z but space)
-        return text
-    return "".join(REPLACEMENT if refusal(c) is not None else c for c in text)
+    runs = _mark_runs(text)
+    if text.isprintable() and not INVISIBLE.intersection(text) and max(runs, default=0) <= MAX_MARKS:
+        return text  # the usual case: no Cc, Cf, Zl, Zp or Cs at all (nor any Z but space)
+    return "".join(
+        REPLACEMENT if refusal(c) is not None or run > MAX_MARKS else c
+        for c, run in zip(text, runs, strict=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +243,8 @@ class PlayerText:
         description = (
             "Normalised to NFC (the length counts the normalised text). Control characters, "
             "bidirectional formatting characters and invisible format characters other than "
-            "U+200C/U+200D are refused, and the text needs one visible character."
+            "U+200C/U+200D are refused, so are the Hangul fillers and U+034F and more than "
+            f"{MAX_MARKS} combining marks on one character; the text needs one visible character."
         )
         if self.strip:
             description += " Leading and trailing whitespace is removed."

@@ -58,3 +58,34 @@ async def test_a_clean_line_and_name_reach_the_others_nfc_normalised(url: str) -
     line: m.ChatMessage = await anna.expect(m.ChatMessage)
     assert line.name == "Zo\u00eb"
     assert line.text == "Ch\u00e9 bella scopa! 张伟 שלום"
+
+
+async def test_a_name_with_a_hangul_filler_or_a_chat_line_of_stacked_marks_changes_nothing(
+    server: CardaviaServer, url: str
+) -> None:
+    filler = await client(url, "filler")
+    await filler.ws.send(pack({"type": "hello", "id": 1, "version": 2, "name": "\u3164\u3164"}))
+    error = await filler.recv()
+    assert isinstance(error, m.Error)
+    assert (error.id, error.code) == (1, "invalid_field")
+    assert (
+        error.message
+        == "name: U+3164 HANGUL FILLER (a character that shows nothing) at position 1 is not allowed"
+    )
+    assert filler.session is None
+    anna, bo = await seated_pair(url)
+    sessions = set(server.sessions)
+    await bo.ws.send(pack({"type": "chat", "id": 60, "text": "gg" + "\u0353\u033d" * 75}))
+    refused: m.Error = await bo.expect(m.Error)
+    assert (refused.id, refused.code) == (60, "invalid_field")
+    assert refused.message == (
+        "text: 150 combining marks on the character at position 2; at most 4 are allowed on one character"
+    )
+    await bo.ws.send(pack({"type": "chat", "id": 61, "text": "g\u034fg"}))
+    joiner: m.Error = await bo.expect(m.Error)
+    assert joiner.message.startswith("text: U+034F COMBINING GRAPHEME JOINER")
+    await bo.send(m.Chat(id=62, text="sorry"))
+    line: m.ChatMessage = await anna.expect(m.ChatMessage)
+    assert line.text == "sorry"
+    assert set(server.sessions) == sessions
+    assert [r.text for r in anna.received if isinstance(r, m.ChatMessage)] == ["sorry"]
