@@ -54,3 +54,13 @@ test("arrow keys step through a list and wrap; Home and End jump", () => {
   assert.equal(stepIndex("Enter", 0, 3), null);
   assert.equal(stepIndex("ArrowDown", 0, 0), null);
 });
+
+test("invisible fillers and stacks of more than four marks show as U+FFFD, as the server refuses them", () => {
+  for (const filler of ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"]) {
+    assert.equal(displaySafe(`An${filler}na`), `An${REPLACEMENT}na`);
+  }
+  const stack = "a" + "\u0301".repeat(150);
+  assert.equal(displaySafe(stack), "a" + "\u0301".repeat(4) + REPLACEMENT.repeat(146));
+  assert.equal(displaySafe("Việt Nam"), "Việt Nam");
+  assert.equal(displaySafe("e\u0301\u200d\u0302\u0303\u0304\u0305"), `e\u0301\u200d\u0302\u0303\u0304${REPLACEMENT}`);
+});

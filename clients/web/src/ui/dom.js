@@ -15,9 +15,17 @@ export const REPLACEMENT = "\ufffd";
 // Control characters (Cc), invisible format characters (Cf: the bidirectional
 // marks, embeddings, overrides and isolates are all Cf), line and paragraph
 // separators and lone surrogates; except ZERO WIDTH NON-JOINER and ZERO WIDTH
-// JOINER, which Persian and Indic writing and emoji sequences need. The same
-// rule as `cardavia.protocol.text.display_safe`.
-const REFUSED = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+// JOINER, which Persian and Indic writing and emoji sequences need; and the
+// invisible fillers (U+034F and the Hangul fillers). The same rule as
+// `cardavia.protocol.text.display_safe`.
+const REFUSED = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u3164\uffa0]/gu;
+
+/** Combining marks one character may carry: more are shown as U+FFFD (`protocol/text.py` `MAX_MARKS`). */
+export const MAX_MARKS = 4;
+
+// A combining mark, and the joiners that do not end a run of them.
+const MARK = /\p{M}/u;
+const JOINERS = "\u200c\u200d";
 
 /**
  * Text another person wrote (a name, a chat line), with every character the
@@ -28,7 +36,21 @@ const REFUSED = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
  * @returns {string}
  */
 export function displaySafe(text) {
-  return String(text ?? "").replace(REFUSED, REPLACEMENT);
+  const safe = String(text ?? "").replace(REFUSED, REPLACEMENT);
+  if (!/\p{M}/u.test(safe)) return safe;
+  // marks past the fourth on one character: a stack of them would paint over the lines around it
+  let run = 0;
+  let out = "";
+  for (const char of safe) {
+    if (MARK.test(char)) {
+      run += 1;
+      out += run > MAX_MARKS ? REPLACEMENT : char;
+    } else {
+      if (!JOINERS.includes(char)) run = 0;
+      out += char;
+    }
+  }
+  return out;
 }
 
 /** The letters and digits of room codes: no I, O, 0 or 1 (protocol/README.md). */
