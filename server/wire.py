@@ -50,6 +50,28 @@ SWEEP_SECONDS = 1.0
 """How often the timeouts above and keepalive pings are looked at: each is late by at most this."""
 CLOSE_KEEPALIVE = 1011
 _WS_LOGGER = logging.getLogger("websockets.server")
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+"""On every HTTP answer: a browser takes a body for what its Content-Type says, never sniffs a script."""
+DATA_CSP = ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+"""The policy of every HTTP answer that is data or text, not the page (which sends its own):
+nothing in it may load anything, and no page may frame it."""
+
+
+def _secure(response: Response) -> Response:
+    """``response`` with ``nosniff`` and, unless it has its own policy, the data policy."""
+    headers = response.headers
+    for name, value in (NOSNIFF, DATA_CSP):
+        if name not in headers:
+            headers[name] = value
+    return response
+
+
+class _ServerProtocol(ServerProtocol):
+    """websockets' protocol, whose own refusals (a header too long, a bad upgrade) carry
+    the headers every HTTP answer of the node carries."""
+
+    def reject(self, status: HTTPStatus | int, text: str) -> Response:
+        return _secure(super().reject(status, text))
 
 
 class Handler(Protocol):
@@ -89,7 +111,7 @@ class Wire(asyncio.Protocol):
 
     def __init__(self, listener: Listener) -> None:
         self.listener = listener
-        self.protocol = ServerProtocol(max_size=listener.max_size, logger=_WS_LOGGER)
+        self.protocol = _ServerProtocol(max_size=listener.max_size, logger=_WS_LOGGER)
         self.transport: asyncio.Transport | None = None
         self.on_message: Callable[[bytes | str], None] = _ignore_message
         self.on_lost: Callable[[], None] = _ignore_lost
@@ -114,8 +136,10 @@ class Wire(asyncio.Protocol):
         events = protocol.events_received()
         self.last_received = time.monotonic()
         self.ping_sent = None  # any sign of life will do: a busy client is not pinged
-        if protocol.writes:  # websockets' own answers (pong, the close reply, a refused request)
-            self.flush()
+        if protocol.writes and not (events and isinstance(events[0], Request)):
+            self.flush()  # websockets' own answers (pong, the close reply, a refused request)
+        # After a request, what websockets has to write (the end of the stream, when bytes follow
+        # the request: a second, pipelined one) goes after the request's answer.
         for event in events:
             if isinstance(event, Frame):
                 self._frame(event)
@@ -149,6 +173,23 @@ class Wire(asyncio.Protocol):
         if response.status_code == HTTPStatus.SWITCHING_PROTOCOLS and not self.listener.serving:
             response = protocol.reject(HTTPStatus.SERVICE_UNAVAILABLE, "Server is shutting down.\n")
         response.headers["Server"] = SERVER
+        upgrade = response.status_code == HTTPStatus.SWITCHING_PROTOCOLS
+        if not upgrade:
+            _secure(response)
+            if request.method == "HEAD":
+                response.body = b""  # the headers of GET, Content-Length included, and no body
+        if protocol.eof_sent:
+            # Bytes followed the request on its connection that websockets could not read (a second,
+            # pipelined request): it reads no further and has ended the stream.
+            # A plain answer is sent before that end, which its `Connection: close` announces;
+            # a WebSocket cannot open, so its socket is closed without one.
+            if upgrade or self.transport is None or self.transport.is_closing():
+                self.abort()
+                return
+            log.info("event=http_pipelined peer=%s", self.remote_address)
+            self.transport.write(response.serialize())
+            self.flush()
+            return
         protocol.send_response(response)
         self.flush()
         if protocol.state is OPEN:
