@@ -133,6 +133,12 @@ class ServerConfig:
     """Addresses or networks of reverse proxies, comma-separated (``10.0.0.0/8,127.0.0.1``): for a
     connection from one of them the client's address is read from ``X-Forwarded-For`` (or
     ``Forwarded``). Empty: the peer's own address is the client's."""
+    metrics_allow: str = Field(
+        "", description="addresses or networks that may read /metrics, comma-separated (empty: anyone)"
+    )
+    """Who may read ``/metrics``: addresses or networks, comma-separated (``127.0.0.1,10.0.0.0/8``),
+    matched against the address that connects (never a forwarded header, which a client writes);
+    others get 403. Empty: anyone, as a node listening on a private address needs no more."""
     session_seconds: float = Field(
         300.0, ge=0, description="how long a session holding no seat outlives its last connection"
     )
@@ -191,7 +197,7 @@ class ServerConfig:
     """The built browser page served at ``/`` (``index.html`` and its assets, read once at start);
     empty: ``clients/web/dist/`` as installed with the package."""
 
-    @field_validator("trusted_proxies")
+    @field_validator("trusted_proxies", "metrics_allow")
     @classmethod
     def _networks(cls, value: str) -> str:
         parse_networks(value)  # raises ValueError naming the bad entry

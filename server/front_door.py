@@ -27,7 +27,7 @@ from cardavia.games.errors import UnknownGameError
 from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol.i18n import served_catalogue
 from cardavia.server.connection import CLOSE_TRY_LATER, Connection
-from cardavia.server.limits import client_address, parse_networks
+from cardavia.server.limits import address_within, client_address, parse_networks
 from cardavia.server.rooms import RoomKeeper
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
@@ -68,6 +68,7 @@ class FrontDoor:
     ) -> None:
         self._shared = shared
         self._trusted_proxies = parse_networks(shared.config.trusted_proxies)
+        self._metrics_allow = parse_networks(shared.config.metrics_allow)
         self._web = web
         self._sessions = sessions
         self._rooms = rooms
@@ -108,6 +109,9 @@ class FrontDoor:
                 return wire.respond(HTTPStatus.OK, "ready\n")
             return wire.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: lobby_unavailable\n")
         if path == "/metrics":
+            peer = wire.remote_address
+            if self._metrics_allow and not address_within(peer[0] if peer else None, self._metrics_allow):
+                return wire.respond(HTTPStatus.FORBIDDEN, "forbidden: /metrics is not open to your address\n")
             self._refresh_gauges()
             body = self._shared.metrics.render().decode()
             return _respond(wire, HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")

@@ -139,6 +139,12 @@ def _header_lines(headers: Mapping[str, str], name: str) -> list[str]:
     return [value] if value else []
 
 
+def address_within(peer: str | None, networks: tuple[Network, ...]) -> bool:
+    """Whether the connecting address ``peer`` is in one of ``networks`` (an unreadable one is not)."""
+    address = _address(peer) if peer else None
+    return address is not None and _trusted(address, networks)
+
+
 def _trusted(address: IPAddress, networks: tuple[Network, ...]) -> bool:
     return any(address.version == n.version and address in n for n in networks)
 

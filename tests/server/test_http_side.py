@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 
 from cardavia.server.app import CardaviaServer
+from tests.support.servers import own_server
 
 DATA_ROUTES = ["/healthz", "/readyz", "/metrics", "/rules/whist", "/rules/no-such-game", "/i18n/en.json"]
 PAGE_ROUTES = ["/", "/no-such-file"]  # the page's folder: its files, or its 404
@@ -104,3 +106,25 @@ async def test_an_upgrade_with_a_request_pipelined_after_it_is_closed_cleanly(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert server.listener is not None
     assert not server.listener.wires
+
+
+async def test_metrics_can_be_kept_to_an_allow_list_a_forwarded_header_cannot_open(tmp_path: Path) -> None:
+    forwarded = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 10.1.2.3\r\n\r\n"
+    async with own_server(tmp_path, metrics_allow="10.0.0.0/8", trusted_proxies="127.0.0.1") as (srv, _):
+        for raw in (_request("GET", "/metrics"), forwarded):
+            answer = await _exchange(srv.port, raw)
+            assert answer.startswith(b"HTTP/1.1 403 "), answer[:80]
+            assert b"cardavia_" not in answer
+    async with own_server(tmp_path, metrics_allow="127.0.0.1,::1") as (srv, _):
+        answer = await _exchange(srv.port, _request("GET", "/metrics"))
+        assert answer.startswith(b"HTTP/1.1 200 ")
+        assert b"cardavia_" in answer
+
+
+def test_a_bad_metrics_allow_entry_is_refused_at_start() -> None:
+    from pydantic import ValidationError
+
+    from cardavia.server.config import ServerConfig
+
+    with pytest.raises(ValidationError, match=r"300\.1\.1\.1"):
+        ServerConfig(metrics_allow="127.0.0.1,300.1.1.1")
