@@ -5,7 +5,9 @@ short drop, after a drop long enough for a stand-in bot to take the seat, with o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,8 @@ from cardavia.protocol.codec import decode_server
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.room import Room
+from tests.support.clients import client
+from tests.support.servers import own_server
 from tests.support.waiting import wait_until
 
 GRACE, BOT_DELAY = 0.02, 0.15
@@ -108,3 +112,24 @@ async def test_a_resync_on_ones_turn_brings_one_your_turn_for_the_new_seq() -> N
     finally:
         room.close()
         runner.close()
+
+
+async def test_resuming_over_the_wire_after_a_long_drop_brings_one_your_turn(tmp_path: Path) -> None:
+    # the hello path end to end: the stand-in took the seat and still waits out its delay
+    async with own_server(tmp_path, grace_seconds=GRACE, bot_delay=0.4) as (server, url):
+        anna = await client(url)
+        await anna.hello()
+        await anna.send(m.PlayNow(id=1, game="briscola", bot_level="random"))
+        turn: m.YourTurn = await anna.expect(m.YourTurn)
+        await anna.ws.close()
+        room = next(iter(server.rooms.values()))
+        await wait_until(lambda: room.seats[0].played_by_bot, "the stand-in", timeout=2.0)
+        back = await client(url)
+        back.store = anna.store  # the view the player kept through the drop
+        await back.hello(resume=anna.resume, last_seq=turn.seq)
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await back.recv(timeout=0.8)  # past the stand-in's delay
+        turns = [x.seq for x in back.received if isinstance(x, m.YourTurn)]
+        assert turns == [turn.seq]
+        await back.ws.close()
