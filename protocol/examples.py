@@ -207,5 +207,8 @@ VARIANT_EXAMPLES: Final[dict[str, m.Message]] = {
             )
         ],
     ),
+    # a request without ``id`` is answered without one (never ``id: 0``)
+    "get_catalogue.no_id": m.GetCatalogue(),
+    "error.no_id": m.Error(code="not_in_room", message="join or create a room first"),
 }
 """Examples of optional fields, by ``<type>.<what>``: golden frames of their own."""

@@ -1,6 +1,7 @@
 """Every protocol message, as frozen pydantic models validated strictly.
 
-Client requests carry an ``id`` the client chooses. Every error carries it
+Client requests carry an ``id`` the client chooses, or none: a request without
+one is answered without one (the server never makes one up). Every error carries it
 back, and so do the replies only the asker gets (welcome, catalogue, rooms,
 record, redirect, left, the asker's rematch votes). Snapshots, deltas and chat
 lines go to a whole room and never carry one, even when they answer a request
@@ -48,7 +49,7 @@ class Message(BaseModel):
 
 
 class Request(Message):
-    id: RequestId = 0
+    id: RequestId | None = None
 
 
 # ------------------------------------------------------------ client → server

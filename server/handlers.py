@@ -223,7 +223,7 @@ class RequestHandlers:
             raise ProtocolError("unknown_room", "that room runs on another node; join it there")
         return room
 
-    async def _redirect(self, conn: Connection, rid: int, entry: RoomEntry, seat: int) -> None:
+    async def _redirect(self, conn: Connection, rid: int | None, entry: RoomEntry, seat: int) -> None:
         """Send the client to the node that runs the room, with the seat held for it there.
 
         Only to a node that has missed no heartbeat and whose port takes connections

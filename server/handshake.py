@@ -161,7 +161,7 @@ class Handshake:
             self._shared.metrics.profiles.labels("signed_in").inc()
         return player_info(found), None
 
-    async def _send_home(self, conn: Connection, rid: int, session: SessionEntry) -> None:
+    async def _send_home(self, conn: Connection, rid: int | None, session: SessionEntry) -> None:
         """A resumed player whose room this node does not run: redirected to the node that does;
         told ``node_unavailable`` (retry shortly) while that node is gone and its rooms are being
         adopted, or while this node is still rebuilding it. A room nobody runs any more, or one

@@ -53,7 +53,7 @@ class ErrorReplies:
         self._shared.metrics.errors.labels(code).inc()
         conn.send(m.Error(id=rid, code=code, message=message, reason=reason, retry_after=retry_after))
 
-    def room_moving(self, conn: Connection, rid: int, room: str) -> None:
+    def room_moving(self, conn: Connection, rid: int | None, room: str) -> None:
         """Tell ``conn`` that ``room``'s node is gone (``node_unavailable``): ``retry_after`` covers
         the rest of that node's heartbeat and the adopter's next beats, by when the room runs again."""
         retry = self._shared.config.node_ttl + 2 * self._shared.config.heartbeat_seconds

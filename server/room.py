@@ -448,16 +448,16 @@ class Room:
         self, seat: int, version: int, slot: SeatSlot, bot: Bot, *, auto: bool = False
     ) -> None:
         assert self.state is not None
+        # A player who came back while the stand-in waited has had this turn's ``your_turn`` from
+        # ``sit``: the stand-in steps aside without a second one of the same seq.
         legal = self._legal_actions(seat)
-        if not legal:
+        if not legal or (not auto and not slot.played_by_bot):
             return
         view = self.state.view(seat) if bot.reads_view else {}
         action = await self._runner.choose(bot, view, list(legal))
         if self.version != version or self._frozen:  # a person moved (or the timer did) meanwhile
             return
-        if not auto and not slot.played_by_bot:  # the player came back while the bot waited
-            if slot.conn is not None:
-                slot.conn.send(self._your_turn(seat))
+        if not auto and not slot.played_by_bot:  # the player came back while the bot chose
             return
         try:
             await self._apply(seat, action, auto=auto or slot.kind == "human")

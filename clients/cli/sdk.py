@@ -408,8 +408,9 @@ class BotClient:
             await asyncio.sleep(wait)
         if store.seq != turn.seq:
             return  # the game moved on while the bot thought (a turn timer): its answer is stale
-        act = session.requests.act(action)
-        self._acts[act.id] = action
+        rid = session.requests.next_id()
+        act = m.Act(id=rid, action=action)
+        self._acts[rid] = action
         self._acted_at = turn.seq
         try:
             await session.send(act)
@@ -466,8 +467,9 @@ class BotClient:
                 await session.request(session.requests.leave(), timeout=5.0)
                 await self._enter(session)
             return False
-        rematch = m.Rematch(id=session.requests.next_id())
-        self._quiet.add(rematch.id)  # answered by who has asked so far, or by the new match
+        rid = session.requests.next_id()
+        rematch = m.Rematch(id=rid)
+        self._quiet.add(rid)  # answered by who has asked so far, or by the new match
         with contextlib.suppress(SessionInterrupted):
             await session.send(rematch)
         return False

@@ -282,7 +282,8 @@ class Session:
         not have handled it: watch ``messages()``), ``TimeoutError`` after ``timeout``.
         """
         kind = _ANSWERED_BY.get(type(request).model_fields["type"].default)
-        waiter = _Waiter({request.id}, kind, asyncio.get_running_loop().create_future())
+        ids = set() if request.id is None else {request.id}  # without an id: settled by kind only
+        waiter = _Waiter(ids, kind, asyncio.get_running_loop().create_future())
         self._waiters.append(waiter)
         if kind is not None:
             self._by_kind.append(waiter)
@@ -479,10 +480,11 @@ class Session:
         await self._open(redirect.url, resume=self._token, last_seq=self.store.seq)
         if redirect.reservation is None:
             return
-        join = m.JoinRoom(id=self.requests.next_id(), room=redirect.room, reservation=redirect.reservation)
+        rid = self.requests.next_id()
+        join = m.JoinRoom(id=rid, room=redirect.room, reservation=redirect.reservation)
         for waiter in self._waiters:  # the join's answer now comes from this node, under a new id
             if redirect.id in waiter.ids:
-                waiter.ids.add(join.id)
+                waiter.ids.add(rid)
         with contextlib.suppress(SessionInterrupted):
             await self.send(join)
 

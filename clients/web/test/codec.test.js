@@ -32,7 +32,15 @@ const VARIANTS = Object.keys(GOLDEN).filter((name) => name.includes("."));
 
 test("the golden file has a frame for every message type, and only those and their variants", () => {
   assert.deepEqual(Object.keys(GOLDEN).filter((name) => !name.includes(".")).sort(), [...CLIENT_TYPES, ...SERVER_TYPES].sort());
-  assert.deepEqual(VARIANTS.sort(), ["chat_message.guest", "hello.guest", "history.level", "snapshot.guest", "welcome.guest"]);
+  assert.deepEqual(VARIANTS.sort(), [
+    "chat_message.guest", "error.no_id", "get_catalogue.no_id", "hello.guest", "history.level", "snapshot.guest", "welcome.guest",
+  ]);
+});
+
+test("a request without an id encodes without one, and a reply to it decodes without one", () => {
+  assert.equal(hex(encodeClient({ type: "get_catalogue" })), GOLDEN["get_catalogue.no_id"]);
+  const refused = decodeServer(bytes(GOLDEN["error.no_id"]));
+  assert.deepEqual([refused.type, refused.code, refused.id ?? null], ["error", "not_in_room", null]);
 });
 
 test("a guest's hello encodes byte for byte as the Python encoder does: no name, its number", () => {

@@ -1,0 +1,135 @@
+"""A seat's player gets one ``your_turn`` per seq on a connection, however it came back: after a
+short drop, after a drop long enough for a stand-in bot to take the seat, with or without
+``last_seq``, and on a resync."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardavia.bots.registry import make_bot
+from cardavia.games.registry import GAMES
+from cardavia.games.traditions import default_tradition
+from cardavia.protocol import messages as m
+from cardavia.protocol.codec import decode_server
+from cardavia.server.bot_runner import BotRunner
+from cardavia.server.lobby import RoomEntry, SeatEntry
+from cardavia.server.room import Room
+from tests.support.clients import client
+from tests.support.servers import own_server
+from tests.support.waiting import wait_until
+
+GRACE, BOT_DELAY = 0.02, 0.15
+
+
+class Person:
+    """A stand-in connection that keeps what it is sent, decoded."""
+
+    session = "s-person"
+
+    def __init__(self) -> None:
+        self.received: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.received.append(decode_server(message) if isinstance(message, bytes) else message)
+
+    def turns(self) -> list[m.YourTurn]:
+        return [x for x in self.received if isinstance(x, m.YourTurn)]
+
+    def seq(self) -> int:
+        """The last seq a snapshot or delta brought."""
+        return [x.seq for x in self.received if isinstance(x, (m.Snapshot, m.Delta))][-1]
+
+
+def _room(runner: BotRunner) -> Room:
+    game = GAMES["briscola"]
+    entry = RoomEntry(
+        room="r-turns", code="TURNS123", game="briscola", deck=default_tradition("briscola").id,
+        options=game.options({}), public=False, seats=[SeatEntry() for _ in range(game.players)],
+        humans=1, bot_level="random",
+    )  # fmt: skip
+    return Room(
+        entry,
+        runner=runner,
+        make_bot=make_bot,
+        bot_delay=BOT_DELAY,
+        grace_seconds=GRACE,
+        on_finish=lambda room, record: room.id,
+    )
+
+
+async def _on_own_turn(room: Room, person: Person) -> None:
+    """Start the match and wait until the person's seat is to move."""
+    room.sit(0, person, "Anna")
+    await room.start("seed-turns")
+    await wait_until(lambda: bool(person.turns()), "the person's first turn", timeout=2.0)
+    assert room.state is not None
+    assert room.state.to_move == 0
+
+
+def _once_per_seq(person: Person) -> None:
+    counts = Counter(turn.seq for turn in person.turns())
+    assert counts
+    assert all(n == 1 for n in counts.values()), counts
+
+
+@pytest.mark.parametrize("with_last_seq", [False, True])
+@pytest.mark.parametrize("long_drop", [False, True])
+async def test_coming_back_on_ones_turn_brings_one_your_turn(long_drop: bool, with_last_seq: bool) -> None:
+    runner = BotRunner(0)
+    room, first = _room(runner), Person()
+    try:
+        await _on_own_turn(room, first)
+        room.dropped(0, first)
+        if long_drop:  # past the grace period: a stand-in bot takes the seat and waits out its delay
+            await wait_until(lambda: room.seats[0].played_by_bot, "the stand-in", timeout=2.0)
+        again = Person()
+        room.sit(0, again, "Anna", last_seq=first.seq() if with_last_seq else None)
+        await asyncio.sleep(BOT_DELAY * 2)  # the stand-in's task, had it been scheduled, has run
+        assert room.state is not None
+        assert room.state.to_move == 0  # the stand-in did not move
+        assert [turn.seq for turn in again.turns()] == [room.seats[0].recipient.seq]
+        _once_per_seq(again)
+    finally:
+        room.close()
+        runner.close()
+
+
+async def test_a_resync_on_ones_turn_brings_one_your_turn_for_the_new_seq() -> None:
+    runner = BotRunner(0)
+    room, person = _room(runner), Person()
+    try:
+        await _on_own_turn(room, person)
+        room.snapshot_for(0, person)
+        await asyncio.sleep(BOT_DELAY * 2)
+        assert [turn.seq for turn in person.turns()][-1] == room.seats[0].recipient.seq
+        _once_per_seq(person)
+    finally:
+        room.close()
+        runner.close()
+
+
+async def test_resuming_over_the_wire_after_a_long_drop_brings_one_your_turn(tmp_path: Path) -> None:
+    # the hello path end to end: the stand-in took the seat and still waits out its delay
+    async with own_server(tmp_path, grace_seconds=GRACE, bot_delay=0.4) as (server, url):
+        anna = await client(url)
+        await anna.hello()
+        await anna.send(m.PlayNow(id=1, game="briscola", bot_level="random"))
+        turn: m.YourTurn = await anna.expect(m.YourTurn)
+        await anna.ws.close()
+        room = next(iter(server.rooms.values()))
+        await wait_until(lambda: room.seats[0].played_by_bot, "the stand-in", timeout=2.0)
+        back = await client(url)
+        back.store = anna.store  # the view the player kept through the drop
+        await back.hello(resume=anna.resume, last_seq=turn.seq)
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await back.recv(timeout=0.8)  # past the stand-in's delay
+        turns = [x.seq for x in back.received if isinstance(x, m.YourTurn)]
+        assert turns == [turn.seq]
+        await back.ws.close()
