@@ -12,26 +12,11 @@ from cardavia.games.errors import IllegalAction
 from cardavia.games.registry import GAMES
 from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import decode_server
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.room import Room
+from tests.support.sinks import Person
 from tests.support.waiting import wait_until
-
-
-class Person:
-    """A stand-in connection that keeps what it is sent, decoded."""
-
-    session = "s-person"
-
-    def __init__(self) -> None:
-        self.received: list[Any] = []
-
-    def send(self, message: Any) -> None:
-        self.received.append(decode_server(message) if isinstance(message, bytes) else message)
-
-    def turns(self) -> list[m.YourTurn]:
-        return [x for x in self.received if isinstance(x, m.YourTurn)]
 
 
 def _room(game_id: str, bot_delay: float, runner: BotRunner, bots: Any = make_bot) -> Room:

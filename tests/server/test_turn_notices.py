@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,34 +15,15 @@ from cardavia.bots.registry import make_bot
 from cardavia.games.registry import GAMES
 from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
-from cardavia.protocol.codec import decode_server
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.room import Room
 from tests.support.clients import client
 from tests.support.servers import own_server
+from tests.support.sinks import Person
 from tests.support.waiting import wait_until
 
 GRACE, BOT_DELAY = 0.02, 0.15
-
-
-class Person:
-    """A stand-in connection that keeps what it is sent, decoded."""
-
-    session = "s-person"
-
-    def __init__(self) -> None:
-        self.received: list[Any] = []
-
-    def send(self, message: Any) -> None:
-        self.received.append(decode_server(message) if isinstance(message, bytes) else message)
-
-    def turns(self) -> list[m.YourTurn]:
-        return [x for x in self.received if isinstance(x, m.YourTurn)]
-
-    def seq(self) -> int:
-        """The last seq a snapshot or delta brought."""
-        return [x.seq for x in self.received if isinstance(x, (m.Snapshot, m.Delta))][-1]
 
 
 def _room(runner: BotRunner) -> Room:
