@@ -9,31 +9,10 @@ import pytest
 
 from cardavia.bots.registry import make_bot
 from cardavia.games.errors import IllegalAction
-from cardavia.games.registry import GAMES
-from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
 from cardavia.server.bot_runner import BotRunner
-from cardavia.server.lobby import RoomEntry, SeatEntry
-from cardavia.server.room import Room
-from tests.support.sinks import Person
+from tests.support.sinks import Person, lone_room
 from tests.support.waiting import wait_until
-
-
-def _room(game_id: str, bot_delay: float, runner: BotRunner, bots: Any = make_bot) -> Room:
-    game = GAMES[game_id]
-    entry = RoomEntry(
-        room="r-answers", code="ANSWERS1", game=game_id, deck=default_tradition(game_id).id,
-        options=game.options({}), public=False, seats=[SeatEntry() for _ in range(game.players)],
-        humans=1, bot_level="random",
-    )  # fmt: skip
-    return Room(
-        entry,
-        runner=runner,
-        make_bot=bots,
-        bot_delay=bot_delay,
-        grace_seconds=60.0,
-        on_finish=lambda room, record: room.id,
-    )
 
 
 async def _turn_after(person: Person, count: int) -> m.YourTurn:
@@ -45,7 +24,7 @@ async def _turn_after(person: Person, count: int) -> m.YourTurn:
 @pytest.mark.parametrize("game_id", ["briscola", "doudizhu"])
 async def test_a_bot_with_nothing_to_wait_for_answers_before_the_move_returns(game_id: str) -> None:
     runner = BotRunner(0)
-    room, person = _room(game_id, 0.0, runner), Person()
+    room, person = lone_room(game_id, runner, bot_delay=0.0), Person()
     try:
         room.sit(0, person, "Anna")
         await room.start("seed-answers")
@@ -66,7 +45,7 @@ async def test_a_bot_with_nothing_to_wait_for_answers_before_the_move_returns(ga
 
 async def test_with_a_bot_delay_the_bot_answers_later_from_a_task() -> None:
     runner = BotRunner(0)
-    room, person = _room("briscola", 0.05, runner), Person()
+    room, person = lone_room("briscola", runner, bot_delay=0.05), Person()
     try:
         room.sit(0, person, "Anna")
         await room.start("seed-answers")
@@ -101,7 +80,7 @@ async def test_a_bot_is_handed_its_seats_view_unless_it_reads_none(level: str) -
         return bot
 
     runner = BotRunner(0)
-    room, person = _room("briscola", 0.0, runner, watched_bot), Person()
+    room, person = lone_room("briscola", runner, bot_delay=0.0, bots=watched_bot), Person()
     try:
         room.sit(0, person, "Anna")
         await room.start("seed-views")
@@ -122,7 +101,7 @@ async def test_a_play_of_the_right_ranks_in_suits_not_held_is_refused_and_change
     """A Dou Dizhu play equals any play of the same ranks, whatever its suits: one naming cards
     the seat does not hold must still be refused with the engine's reason, not played."""
     runner = BotRunner(0)
-    room, person = _room("doudizhu", 0.0, runner), Person()
+    room, person = lone_room("doudizhu", runner, bot_delay=0.0), Person()
     try:
         room.sit(0, person, "Anna")
         await room.start("seed-suits")

@@ -11,36 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from cardavia.bots.registry import make_bot
-from cardavia.games.registry import GAMES
-from cardavia.games.traditions import default_tradition
 from cardavia.protocol import messages as m
 from cardavia.server.bot_runner import BotRunner
-from cardavia.server.lobby import RoomEntry, SeatEntry
 from cardavia.server.room import Room
 from tests.support.clients import client
 from tests.support.servers import own_server
-from tests.support.sinks import Person
+from tests.support.sinks import Person, lone_room
 from tests.support.waiting import wait_until
 
 GRACE, BOT_DELAY = 0.02, 0.15
-
-
-def _room(runner: BotRunner) -> Room:
-    game = GAMES["briscola"]
-    entry = RoomEntry(
-        room="r-turns", code="TURNS123", game="briscola", deck=default_tradition("briscola").id,
-        options=game.options({}), public=False, seats=[SeatEntry() for _ in range(game.players)],
-        humans=1, bot_level="random",
-    )  # fmt: skip
-    return Room(
-        entry,
-        runner=runner,
-        make_bot=make_bot,
-        bot_delay=BOT_DELAY,
-        grace_seconds=GRACE,
-        on_finish=lambda room, record: room.id,
-    )
 
 
 async def _on_own_turn(room: Room, person: Person) -> None:
@@ -62,7 +41,7 @@ def _once_per_seq(person: Person) -> None:
 @pytest.mark.parametrize("long_drop", [False, True])
 async def test_coming_back_on_ones_turn_brings_one_your_turn(long_drop: bool, with_last_seq: bool) -> None:
     runner = BotRunner(0)
-    room, first = _room(runner), Person()
+    room, first = lone_room("briscola", runner, bot_delay=BOT_DELAY, grace_seconds=GRACE), Person()
     try:
         await _on_own_turn(room, first)
         room.dropped(0, first)
@@ -82,7 +61,7 @@ async def test_coming_back_on_ones_turn_brings_one_your_turn(long_drop: bool, wi
 
 async def test_a_resync_on_ones_turn_brings_one_your_turn_for_the_new_seq() -> None:
     runner = BotRunner(0)
-    room, person = _room(runner), Person()
+    room, person = lone_room("briscola", runner, bot_delay=BOT_DELAY, grace_seconds=GRACE), Person()
     try:
         await _on_own_turn(room, person)
         room.snapshot_for(0, person)
