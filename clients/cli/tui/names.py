@@ -56,20 +56,21 @@ class CardNames:
         indices = data.get("rank_indices", {}).get("french", {})
         words = data.get("ranks", {}).get("french", {})
         # as the page's legend: an ace marked "A" needs no words, and the words are lower case
-        letters = [(str(indices.get(rank, rank)), str(words.get(rank, rank)).lower()) for rank in "AJQK"]
-        shown = [(letter, name) for letter, name in letters if letter != "A"]
-        for code, symbol in JOKER_SYMBOLS.items():  # ☆ black, ★ red: the pack's joker ranks B and R
-            if code in self._short:
-                shown.append((symbol, str(words.get(code[0], code)).lower()))
-        entries = [self.texts("legend.entry", letter=letter, name=name) for letter, name in shown]
-        courts = " · ".join(entries[: len(shown) - sum(c in self._short for c in JOKER_SYMBOLS)])
-        for text in (
-            self.texts("legend.line", letters=" · ".join(entries)),
-            self.texts("legend.line", letters=courts),
-        ):
+        marks = ((str(indices.get(rank, rank)), words.get(rank, rank)) for rank in "AJQK")
+        courts = [self._legend_entry(letter, name) for letter, name in marks if letter != "A"]
+        jokers = [  # ☆ black, ★ red: the pack's joker ranks B and R
+            self._legend_entry(symbol, words.get(code[0], code))
+            for code, symbol in JOKER_SYMBOLS.items()
+            if code in self._short
+        ]
+        for entries in (courts + jokers, courts):
+            text = self.texts("legend.line", letters=" · ".join(entries))
             if cell_len(text) <= width:
                 return text
-        return courts
+        return " · ".join(courts)
+
+    def _legend_entry(self, letter: str, name: object) -> str:
+        return self.texts("legend.entry", letter=letter, name=str(name).lower())
 
     def cards(self, codes: Iterable[str], sep: str = ", ") -> str:
         return sep.join(self.card(c) for c in codes) or self.texts("table.cards.nothing")

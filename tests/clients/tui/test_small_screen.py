@@ -95,15 +95,20 @@ def landlord_hand() -> State[Any]:
     return state
 
 
+async def landlords_hand(pilot: Any, app: CardaviaApp, session: FakeSession) -> HandWidget:
+    """The hand of twenty cards on the table, at our lead."""
+    await lobby_ready(pilot, app)
+    ScriptedTable(session, landlord_hand()).start()
+    await until(pilot, lambda: app.table is not None and app.table.menu.active, "our lead")
+    await pilot.pause()
+    return table_of(app).query_one(HandWidget)
+
+
 async def test_twenty_cards_of_dou_dizhu_fit_one_line_of_80_columns() -> None:
     session = FakeSession()
     app = CardaviaApp(session, name="Anna")
     async with app.run_test(size=SMALL) as pilot:
-        await lobby_ready(pilot, app)
-        ScriptedTable(session, landlord_hand()).start()
-        await until(pilot, lambda: app.table is not None and app.table.menu.active, "our lead")
-        await pilot.pause()
-        hand = table_of(app).query_one(HandWidget)
+        hand = await landlords_hand(pilot, app, session)
         assert len(hand.cards) == 20
         assert hand.compact
         assert len(hand._layout(hand.content_size.width)) == 1
@@ -290,11 +295,7 @@ async def test_a_hand_drawn_by_letters_says_what_they_stand_for(lang: str, lette
     session = FakeSession(lang=lang)
     app = CardaviaApp(session, name="Anna", lang=lang)
     async with app.run_test(size=SMALL) as pilot:
-        await lobby_ready(pilot, app)
-        ScriptedTable(session, landlord_hand()).start()
-        await until(pilot, lambda: app.table is not None and app.table.menu.active, "our lead")
-        await pilot.pause()
-        hand = table_of(app).query_one(HandWidget)
+        hand = await landlords_hand(pilot, app, session)
         assert hand.compact
         legend = str(hand.border_subtitle)
         assert legend.startswith(app.texts("legend.line", letters="").strip()), legend
