@@ -343,9 +343,9 @@ class TableScreen(Screen[None]):
             parts += [self.renderer.scores(view), self.renderer.turn(view)]
         if self.deadline is not None and self.menu.active:
             parts.append(self.texts("table.title.left", seconds=max(0, int(self.deadline - time.time()))))
-        title = self.query_one("#title", Static)
-        text = fitted_title([game, deck], [p for p in parts if p], title.size.width or self.size.width - 2)
-        lines = 1 if cell_len(text) <= (title.size.width or self.size.width - 2) else 2
+        width = self.query_one("#title", Static).size.width or self.size.width - 2  # before its first layout
+        text = fitted_title([game, deck], [p for p in parts if p], width)
+        lines = 1 if cell_len(text) <= width else 2
         self._update("#title", Text(text), layout=lines != self._title_lines)
         self._title_lines = lines
 
