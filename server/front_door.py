@@ -36,6 +36,8 @@ from cardavia.server.wire import Wire
 
 log = logging.getLogger("cardavia.server")
 
+TOO_MANY_CONNECTIONS = "too many connections from your address"
+
 
 @functools.cache
 def _catalogue_asset(lang: str) -> Asset:
@@ -77,19 +79,63 @@ class FrontDoor:
         self._refresh_gauges = refresh_gauges
         """Sets the gauges that are read from the node's tables, before ``/metrics`` renders them."""
 
+    def admit(self, wire: Wire) -> bool:
+        """A socket, before its first byte: counted against its address, or refused.
+
+        Counting from here, not from the WebSocket's opening, is what keeps sockets that never
+        finish a request (or dawdle over it) within the address's limit. A socket past the limit
+        is let in to be told so when its request comes (``refused``: a WebSocket is closed with
+        1013, a page answered 503), a few at a time; past those it is dropped unanswered.
+        A trusted proxy's sockets are many clients': each is counted when it opens as a
+        WebSocket, by the client address the proxy forwards."""
+        peer = wire.remote_address
+        host = peer[0] if peer else None
+        if self._trusted_proxies and address_within(host, self._trusted_proxies):
+            return True
+        address = client_address(host, {}, ())
+        limits = self._shared.limits
+        if limits.connect(address):
+            wire.address = address
+            return True
+        self._shared.metrics.limited.labels("connections").inc()
+        if limits.begin_refusal(address):
+            wire.refused = True
+            wire.address = address
+            return True
+        return False
+
+    def released(self, wire: Wire) -> None:
+        """A socket is gone: its address's count (or its refusal) is given back."""
+        address, wire.address = wire.address, None
+        if address is None:
+            return
+        if wire.refused:
+            self._shared.limits.end_refusal(address)
+        else:
+            self._shared.limits.disconnect(address)
+
     def opened(self, wire: Wire, request: Request) -> None:
         """A WebSocket is open: a connection, unless its address has too many already."""
+        if wire.refused:
+            self._refuse(wire, wire.address)
+            return
         peer = wire.remote_address
         address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
-        if not self._shared.limits.connect(address):
-            self._shared.metrics.limited.labels("connections").inc()
-            log.info("event=refused reason=connections_per_ip address=%s", address)
-            wire.close(CLOSE_TRY_LATER, "too many connections from your address")
-            return
+        if wire.address is None:  # through a trusted proxy: counted by the client it forwards
+            if not self._shared.limits.connect(address):
+                self._shared.metrics.limited.labels("connections").inc()
+                self._refuse(wire, address)
+                return
+            wire.address = address
         conn = Connection(wire, self._shared.config, address, self._receive)
         self._sessions.add(conn)
         wire.on_message = conn.received
         wire.on_lost = lambda: conn.lost(lambda: self._gone(conn))
+
+    @staticmethod
+    def _refuse(wire: Wire, address: str | None) -> None:
+        log.info("event=refused reason=connections_per_ip address=%s", address)
+        wire.close(CLOSE_TRY_LATER, TOO_MANY_CONNECTIONS)
 
     def _gone(self, conn: Connection) -> None:
         """A connection's socket is closed and its last message handled: forget it."""
@@ -99,6 +145,8 @@ class FrontDoor:
     def http(self, wire: Wire, request: Request) -> Response | None:
         """Every HTTP request: ``/healthz``, ``/readyz``, ``/metrics``, the rules, the catalogues, the page;
         None accepts a WebSocket handshake (on any path)."""
+        if wire.refused and not is_websocket_request(request):
+            return wire.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY_CONNECTIONS + "\n")
         path = request.path.split("?", 1)[0]
         if path == "/healthz":  # liveness: 200 while the node plays on, saying what it is without
             if self._shared.storage_reachable:

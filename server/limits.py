@@ -3,7 +3,8 @@
 One connection is limited by ``TokenBucket``s of its own (messages, chat).
 That does not stop a client that opens many connections, so the node also
 keeps ``AddressLimits``, per client address: how many connections it holds
-open now, how many new sessions it made lately, how many room codes it
+open now (counted from the moment their socket is accepted, so sockets that
+never finish their HTTP request count too), how many new sessions it made lately, how many room codes it
 asked for in vain (guessing a private room's code), and how many profile
 transfer codes it tried. Every table is bounded:
 an address leaves the connection table with its last connection, and a
@@ -149,6 +150,19 @@ def _trusted(address: IPAddress, networks: tuple[Network, ...]) -> bool:
     return any(address.version == n.version and address in n for n in networks)
 
 
+REFUSALS_AT_ONCE: Final = 4
+"""Sockets past an address's connection limit that are answered with the reason (a WebSocket
+closed with 1013, a page with 503) at once; more are dropped the moment they are accepted."""
+
+
+def _release(counts: dict[str, int], address: str) -> None:
+    held = counts.get(address, 0) - 1
+    if held > 0:
+        counts[address] = held
+    else:
+        counts.pop(address, None)
+
+
 class AddressLimits:
     """What each client address may do at once and per minute (0 turns a limit off)."""
 
@@ -165,6 +179,7 @@ class AddressLimits:
         self.lookups_per_minute = lookups_per_minute
         self.codes_per_minute = codes_per_minute
         self._open: dict[str, int] = {}
+        self._refusing: dict[str, int] = {}
         self._sessions: dict[str, TokenBucket] = {}
         self._lookups: dict[str, TokenBucket] = {}
         self._codes: dict[str, TokenBucket] = {}
@@ -178,11 +193,20 @@ class AddressLimits:
         return True
 
     def disconnect(self, address: str) -> None:
-        held = self._open.get(address, 0) - 1
-        if held > 0:
-            self._open[address] = held
-        else:
-            self._open.pop(address, None)
+        _release(self._open, address)
+
+    def begin_refusal(self, address: str) -> bool:
+        """A socket past the limit that is to be told so (its request answered with the reason)
+        rather than dropped unanswered; False once ``REFUSALS_AT_ONCE`` such sockets from
+        ``address`` are open, so telling costs the node a bounded number of sockets."""
+        held = self._refusing.get(address, 0)
+        if held >= REFUSALS_AT_ONCE:
+            return False
+        self._refusing[address] = held + 1
+        return True
+
+    def end_refusal(self, address: str) -> None:
+        _release(self._refusing, address)
 
     def new_session(self, address: str) -> bool:
         """A ``hello`` that starts a new session (a resume is not one); False over the limit."""
@@ -224,6 +248,7 @@ class AddressLimits:
         self.sweep()
         return {
             "address_connections": len(self._open),
+            "address_refusals": len(self._refusing),
             "address_session_buckets": len(self._sessions),
             "address_lookup_buckets": len(self._lookups),
             "address_code_buckets": len(self._codes),

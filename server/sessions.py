@@ -90,11 +90,10 @@ class SessionKeeper:
         self.connections.add(conn)
 
     def remove(self, conn: Connection) -> None:
-        """A connection's socket is closed and its last message handled: forget it, its address's
-        count and, if it was still its session's, the session's connection."""
+        """A connection's socket is closed and its last message handled: forget it and, if it was
+        still its session's, the session's connection (its address's count went with its socket)."""
         self.connections.discard(conn)
         self._unindex(conn)
-        self._shared.limits.disconnect(conn.address)
         log.info(
             "event=disconnected session=%s room=%s", conn.session or "-", conn.room.id if conn.room else "-"
         )

@@ -18,11 +18,18 @@ reply) go out at once.
 
 What websockets' asyncio layer did per connection with tasks and timers is done
 here by one sweep over every wire (``Listener``), once a ``SWEEP_SECONDS``:
-a handshake not finished within ``OPEN_TIMEOUT`` is dropped; a connection
+a socket that has sent nothing (or was let in only to be told it is over its
+address's limit) is dropped after ``IDLE_OPEN_TIMEOUT``, and a request not
+finished within ``OPEN_TIMEOUT``; a connection
 silent for ``ping_interval`` is pinged and dropped (close code 1011) if it
 stays silent for another ``ping_interval``; a close the peer does not complete
 within ``CLOSE_TIMEOUT`` ends by dropping the socket. An idle connection thus
 costs its socket, this object and websockets' parser, and nothing on the loop.
+
+Every socket is shown to the node the moment it is accepted (``Handler.admit``),
+before its first byte, so that sockets which never finish their request count
+against their address like open connections; the node hears of each socket's
+end (``Handler.released``) whatever became of it.
 """
 
 from __future__ import annotations
@@ -42,8 +49,12 @@ from websockets.server import ServerProtocol
 
 log = logging.getLogger("cardavia.server")
 
-OPEN_TIMEOUT = 10.0
-"""Seconds a client has to send a whole HTTP request (websockets' own default)."""
+OPEN_TIMEOUT = 5.0
+"""Seconds a client has to send a whole HTTP request: a browser, a bot or a load balancer sends
+its few hundred bytes at once, so only a client holding sockets open on purpose needs more."""
+IDLE_OPEN_TIMEOUT = 2.0
+"""Seconds a socket may stay open without sending a byte, and a refused socket (``Wire.refused``)
+may take to send its request: neither does anything useful meanwhile."""
 CLOSE_TIMEOUT = 10.0
 """Seconds a peer has to complete a closing handshake before its socket is dropped."""
 SWEEP_SECONDS = 1.0
@@ -77,6 +88,12 @@ class _ServerProtocol(ServerProtocol):
 class Handler(Protocol):
     """What a wire asks of the node."""
 
+    def admit(self, wire: Wire) -> bool:
+        """A socket is accepted, nothing read yet: False drops it at once."""
+
+    def released(self, wire: Wire) -> None:
+        """A socket is gone, whether it was admitted, answered, opened or dropped."""
+
     def http(self, wire: Wire, request: Request) -> Response | None:
         """The answer to an HTTP request, or None to accept it as a WebSocket."""
 
@@ -99,12 +116,15 @@ class Wire(asyncio.Protocol):
         "_flush_due",
         "_fragments",
         "_text",
+        "address",
+        "heard",
         "last_received",
         "listener",
         "on_lost",
         "on_message",
         "ping_sent",
         "protocol",
+        "refused",
         "since",
         "transport",
     )
@@ -119,7 +139,13 @@ class Wire(asyncio.Protocol):
         self.since = now
         """When the connection was made; once a close is under way, when it started."""
         self.last_received = now
+        self.heard = False
+        """Whether any byte has arrived."""
         self.ping_sent: float | None = None
+        self.address: str | None = None
+        """The client address this socket counts against, once the node has counted it."""
+        self.refused = False
+        """Let in only to be told why it cannot stay: it has ``IDLE_OPEN_TIMEOUT`` to ask."""
         self._fragments: list[bytes] | None = None
         self._text = False
         self._flush_due = False
@@ -129,12 +155,15 @@ class Wire(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.listener.wires.add(self)
+        if not self.listener.handler.admit(self):
+            transport.abort()  # connection_lost follows, and with it `released`
 
     def data_received(self, data: bytes) -> None:
         protocol = self.protocol
         protocol.receive_data(data)
         events = protocol.events_received()
         self.last_received = time.monotonic()
+        self.heard = True
         self.ping_sent = None  # any sign of life will do: a busy client is not pinged
         if protocol.writes and not (events and isinstance(events[0], Request)):
             self.flush()  # websockets' own answers (pong, the close reply, a refused request)
@@ -349,6 +378,7 @@ class Listener:
     def lost(self, wire: Wire) -> None:
         self.wires.discard(wire)
         self.closing_wires.pop(wire, None)
+        self.handler.released(wire)
         if not self.wires and self._all_gone is not None and not self._all_gone.done():
             self._all_gone.set_result(None)
 
@@ -367,7 +397,9 @@ class Listener:
         for wire in list(self.wires):
             state = wire.protocol.state
             if state is CONNECTING:
-                if now - wire.since > OPEN_TIMEOUT and wire not in self.closing_wires:
+                quick = wire.refused or not wire.heard
+                timeout = IDLE_OPEN_TIMEOUT if quick else OPEN_TIMEOUT
+                if now - wire.since > timeout and wire not in self.closing_wires:
                     wire.abort()
             elif state is OPEN and interval and wire not in self.closing_wires:
                 if wire.ping_sent is not None:

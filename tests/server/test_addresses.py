@@ -6,7 +6,13 @@ import pytest
 from websockets.datastructures import Headers
 
 from cardavia.server import limits as limits_module
-from cardavia.server.limits import UNKNOWN_ADDRESS, AddressLimits, client_address, parse_networks
+from cardavia.server.limits import (
+    REFUSALS_AT_ONCE,
+    UNKNOWN_ADDRESS,
+    AddressLimits,
+    client_address,
+    parse_networks,
+)
 
 PROXIES = parse_networks("10.0.0.0/8, 127.0.0.1, fd00::/8")
 
@@ -71,6 +77,20 @@ def test_connections_are_counted_while_open_and_the_table_forgets_an_idle_addres
     assert limits.sizes()["address_connections"] == 0
 
 
+def test_refusals_are_bounded_per_address_and_forgotten_when_they_end() -> None:
+    limits = AddressLimits(max_connections=1, sessions_per_minute=0, lookups_per_minute=0)
+    assert [limits.begin_refusal("a") for _ in range(REFUSALS_AT_ONCE + 1)] == [True] * REFUSALS_AT_ONCE + [
+        False
+    ]
+    assert limits.begin_refusal("b")  # another address has refusals of its own
+    limits.end_refusal("a")
+    assert limits.begin_refusal("a")
+    for _ in range(REFUSALS_AT_ONCE):
+        limits.end_refusal("a")
+    limits.end_refusal("b")
+    assert limits.sizes()["address_refusals"] == 0
+
+
 class _Clock:
     def __init__(self) -> None:
         self.now = 1000.0
@@ -96,6 +116,7 @@ def test_session_and_lookup_budgets_are_per_address_and_swept_once_refilled(
     assert limits.lookups_left("a")
     assert limits.sizes() == {
         "address_connections": 0,
+        "address_refusals": 0,
         "address_session_buckets": 2,
         "address_lookup_buckets": 1,
         "address_code_buckets": 1,
@@ -103,6 +124,7 @@ def test_session_and_lookup_budgets_are_per_address_and_swept_once_refilled(
     clock.now += 60  # every budget full again: as good as never used, so forgotten
     assert limits.sizes() == {
         "address_connections": 0,
+        "address_refusals": 0,
         "address_session_buckets": 0,
         "address_lookup_buckets": 0,
         "address_code_buckets": 0,
