@@ -106,6 +106,8 @@ class Room:
         """The legal moves of the state the room holds, for the seat to move: listed once per
         turn for ``your_turn``, the bot and the check of the move that comes."""
         self._deadline: float | None = None
+        self._timed: tuple[int, int] | None = None
+        """The turn (seat, version) whose timer runs: a player back on it keeps its deadline."""
         self.last_result: m.MatchResult | None = None
         self.absent_at_end: set[int] = set()
         """Human seats whose player had dropped when the match ended and has not been back since."""
@@ -385,7 +387,11 @@ class Room:
             return
         slot = self.seats[seat]
         turn_seconds = self.entry.turn_seconds
-        self._deadline = time.time() + turn_seconds if turn_seconds else None
+        # A player back on their turn (a resume, a stand-in stepping aside) is told the deadline
+        # the turn already has: its timer runs on, and a second one would promise time it has not.
+        timed = self._timed == (seat, self.version)
+        if not timed:
+            self._deadline = time.time() + turn_seconds if turn_seconds else None
         if slot.played_by_bot:
             if self._bots_answer_now and not self._bot_delay and self._runner.decides_inline(self._bot(seat)):
                 self._bot_now = seat  # ``act`` plays it before it returns
@@ -394,7 +400,8 @@ class Room:
             return
         if slot.conn is not None:
             slot.conn.send(self._your_turn(seat))
-        if turn_seconds:
+        if turn_seconds and not timed:
+            self._timed = (seat, self.version)
             self._spawn(self._timer(seat, self.version, turn_seconds))
 
     def _legal_actions(self, seat: int) -> list[Any]:

@@ -1,6 +1,6 @@
 """A seat's player gets one ``your_turn`` per seq on a connection, however it came back: after a
 short drop, after a drop long enough for a stand-in bot to take the seat, with or without
-``last_seq``, and on a resync."""
+``last_seq``, and on a resync; and one coming back keeps the deadline the turn already had."""
 
 from __future__ import annotations
 
@@ -92,3 +92,24 @@ async def test_resuming_over_the_wire_after_a_long_drop_brings_one_your_turn(tmp
         turns = [x.seq for x in back.received if isinstance(x, m.YourTurn)]
         assert turns == [turn.seq]
         await back.ws.close()
+
+
+@pytest.mark.parametrize("long_drop", [False, True])
+async def test_coming_back_on_ones_turn_keeps_its_deadline(long_drop: bool) -> None:
+    runner = BotRunner(0)
+    room, first = lone_room("briscola", runner, bot_delay=BOT_DELAY, grace_seconds=GRACE), Person()
+    room.entry.turn_seconds = 30.0
+    try:
+        await _on_own_turn(room, first)
+        (turn,) = first.turns()
+        assert turn.deadline is not None
+        room.dropped(0, first)
+        await asyncio.sleep(GRACE * 2)  # the clock moves on: a fresh deadline would be later
+        if long_drop:
+            await wait_until(lambda: room.seats[0].played_by_bot, "the stand-in", timeout=2.0)
+        again = Person()
+        room.sit(0, again, "Anna")
+        assert [t.deadline for t in again.turns()] == [turn.deadline]  # the time the turn had, no more
+    finally:
+        room.close()
+        runner.close()
