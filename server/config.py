@@ -113,9 +113,12 @@ class ServerConfig:
         3, ge=0, description="rooms one connection may hold open at once (finished ones do not count)"
     )
     max_connections_per_ip: int = Field(
-        64, ge=0, description="connections one client address may hold open (0: no limit)"
+        64, ge=0, description="sockets one client address may hold open (0: no limit)"
     )
-    """Connections one client address may hold open at once (0: no limit); more are closed with 1013."""
+    """Sockets one client address may hold open at once, counted from the moment each is accepted,
+    before its request is read, so sockets that never finish a request count too (0: no limit).
+    Past it a WebSocket is closed with 1013 and a page request answered 503, a few at a time; further
+    sockets are dropped unanswered. A trusted proxy's sockets count for the client they forward."""
     sessions_per_minute: int = Field(
         60, ge=0, description="new sessions one address may start a minute (0: no limit)"
     )
