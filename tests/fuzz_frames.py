@@ -243,7 +243,11 @@ _UNKNOWN_CODES: Final = (
 _STRINGS: Final = (
     "", " ", "\t\n", "\x00", "\x1b[2J", "\u202e", "\u200b", "\ufeff", "\u2028", "\ud7ff", "\U0010ffff",
     "🂡" * 8, "é" * 64, "Ω", "NaN", "null", "-1", "9" * 40, "__class__", "model_config",
+    "\u034f", "a\u034fb", "\u115f", "\u1160", "\u3164", "\uffa0", "a" + "\u0301" * 150,
+    "e\u0301\u0302\u0303\u0304\u0305",
 )  # fmt: skip
+"""Values for any field: controls, direction and zero-width marks, invisible fillers (U+034F, the
+Hangul fillers), stacked combining marks, long and four-byte text, and names of Python internals."""
 
 _INTS: Final = (
     -1, -2, -(2**31), -(2**63), 2**31 - 1, 2**31, 2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, 0, 1, 3, 4,
@@ -770,14 +774,18 @@ def hostile_request(rng: random.Random, ctx: _Context) -> bytes:
     return encode(message)
 
 
+_NAMES: Final = (
+    "Anna", " Anna ", "a", "A" * 32, "\u202eannA", "Ω\u0301" * 16, "🂡", "x\u200db", "\u3164", "A\u034fnna",
+)  # fmt: skip
+"""Names for a hostile ``hello``: fine ones, and ones with marks a name may not carry."""
+
+
 def hostile_hello(rng: random.Random, ctx: _Context) -> bytes:
     data = _base(rng) if rng.random() < 0.2 else {"type": "hello", "id": rng.randrange(2**31)}
     if data["type"] != "hello":
         data = {"type": "hello", "id": data["id"]}
     data["version"] = rng.choice((2, 2, 0, 1, 3, -1, 2**31, 2**63 - 1, 2**64 - 1, -(2**63)))
-    data["name"] = rng.choice(
-        ("Anna", " Anna ", "a", "A" * 32, "\u202eannA", "Ω\u0301" * 16, "🂡", "x\u200db")
-    )
+    data["name"] = rng.choice(_NAMES)
     if rng.random() < 0.5:
         data["last_seq"] = rng.choice((0, 2**31, 2**63 - 1, 2**64 - 1))
     if rng.random() < 0.5:
