@@ -31,6 +31,7 @@ from pydantic_settings.sources.utils import parse_env_vars
 
 from cardavia.protocol.messages import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from cardavia.server.limits import parse_networks
+from cardavia.server.origins import parse_allowed_origins
 
 ENV_PREFIX = "CARDAVIA_"
 
@@ -142,6 +143,19 @@ class ServerConfig:
     """Who may read ``/metrics``: addresses or networks, comma-separated (``127.0.0.1,10.0.0.0/8``),
     matched against the address that connects (never a forwarded header, which a client writes);
     others get 403. Empty: anyone, as a node listening on a private address needs no more."""
+    allowed_origins: str = Field(
+        "",
+        description="origins of other sites' pages that may open the WebSocket, comma-separated "
+        "(* any: unsafe; empty: the nodes' own only)",
+    )
+    """Browser pages that may open the game's WebSocket besides the node's own and the cluster's
+    (``server/origins.py``): origins, comma-separated (``https://cards.example.com``, a page on
+    another host that embeds the game; ``https://play.example.org``, the entry host of a cluster
+    whose nodes have public URLs of their own). A browser's upgrade from any other ``Origin``
+    (``null`` included) is refused with 403 before it counts against its address, so a page
+    a player visits cannot spend the player's connections. Requests without ``Origin`` (the
+    terminal client, bots) are accepted. ``*`` accepts every origin: the check off, which hands
+any site's pages the budgets of their visitors' addresses again (unsafe)."""
     session_seconds: float = Field(
         300.0, ge=0, description="how long a session holding no seat outlives its last connection"
     )
@@ -204,6 +218,12 @@ class ServerConfig:
     @classmethod
     def _networks(cls, value: str) -> str:
         parse_networks(value)  # raises ValueError naming the bad entry
+        return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: str) -> str:
+        parse_allowed_origins(value)  # raises ValueError naming the bad entry
         return value
 
     @field_validator("default_turn_seconds", mode="wrap")

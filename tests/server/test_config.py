@@ -26,6 +26,11 @@ from tests.support.ports import free_port
             "CARDAVIA_RECORDS_KEEP_DAYS: must be an integer of at least 0",
         ),
         ({"CARDAVIA_TRUSTED_PROXIES": "10.0.0.0/8,proxy"}, "CARDAVIA_TRUSTED_PROXIES: 'proxy' is not an IP"),
+        (
+            {"CARDAVIA_ALLOWED_ORIGINS": "https://cards.example.com,cards.example.com"},
+            "CARDAVIA_ALLOWED_ORIGINS: 'cards.example.com' is not an origin: http:// or https://",
+        ),
+        ({"CARDAVIA_ALLOWED_ORIGINS": "null"}, "CARDAVIA_ALLOWED_ORIGINS: 'null' is not an origin"),
         ({"CARDAVIA_REDIS_URL": "localhost:6379"}, "CARDAVIA_REDIS_URL: must be empty or a redis://"),
         ({"CARDAVIA_LOG_LEVEL": "loud"}, "CARDAVIA_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR"),
         (
@@ -56,6 +61,17 @@ def test_defaults_variables_and_overrides_in_that_order() -> None:
     assert config.log_level == "DEBUG"
     assert ServerConfig.from_env({"CARDAVIA_PORT": ""}).port == 8765  # empty: not given
     assert ServerConfig().records_keep_days == 30
+
+
+def test_allowed_origins_take_origins_and_a_star() -> None:
+    """The pages of other sites that may open the WebSocket: origins as a browser sends them (a
+    trailing ``/`` forgiven), or ``*`` for any; the default is none."""
+    assert ServerConfig().allowed_origins == ""
+    given = "https://cards.example.com/, http://localhost:3000"
+    assert ServerConfig.from_env({"CARDAVIA_ALLOWED_ORIGINS": given}).allowed_origins == given
+    assert ServerConfig.from_env({}, allowed_origins="*").allowed_origins == "*"
+    with pytest.raises(SettingError, match=r"^allowed_origins: 'ws://cards.example.com' is not an origin"):
+        ServerConfig.from_env({}, allowed_origins="ws://cards.example.com")
 
 
 def test_settings_built_in_code_are_checked_too() -> None:
@@ -93,6 +109,10 @@ def test_every_setting_has_help_and_an_option(capsys: pytest.CaptureFixture[str]
     [
         (["--port", "99999"], "cardavia serve: --port: must be an integer from 0 to 65535, not '99999'"),
         (["--bot-delay", "-1"], "cardavia serve: --bot-delay: must be a number from 0 to 60, not '-1'"),
+        (
+            ["--allowed-origins", "https://cards.example.com/play"],
+            "cardavia serve: --allowed-origins: 'https://cards.example.com/play' is not an origin",
+        ),
         (
             ["--log-level", "chatty"],
             "cardavia serve: --log-level: must be one of DEBUG, INFO, WARNING, ERROR",
