@@ -1,6 +1,7 @@
 """The node's front door, what its sockets (``wire.py``) ask of it: the answers to plain HTTP
 (``/healthz``, ``/metrics``, the rules, the catalogues and the browser page), and the WebSocket
-upgrade, which becomes a connection unless its address has too many already.
+upgrade, which becomes a connection unless a browser made it for a page of another site
+(``origins.py``) or its address has too many already.
 
 One port serves both the game's WebSocket and these pages, so that a browser,
 a load balancer's health check and Prometheus need no second address. The
@@ -28,6 +29,7 @@ from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol.i18n import served_catalogue
 from cardavia.server.connection import CLOSE_TRY_LATER, Connection
 from cardavia.server.limits import address_within, client_address, parse_networks
+from cardavia.server.origins import origin_refusal, parse_allowed_origins
 from cardavia.server.rooms import RoomKeeper
 from cardavia.server.services import NodeServices
 from cardavia.server.sessions import SessionKeeper
@@ -71,6 +73,7 @@ class FrontDoor:
         self._shared = shared
         self._trusted_proxies = parse_networks(shared.config.trusted_proxies)
         self._metrics_allow = parse_networks(shared.config.metrics_allow)
+        self._allowed_origins = parse_allowed_origins(shared.config.allowed_origins)
         self._web = web
         self._sessions = sessions
         self._rooms = rooms
@@ -169,8 +172,31 @@ class FrontDoor:
             lang = path.removeprefix("/i18n/").removesuffix(".json")
             return self._catalogue_page(wire, request, lang)
         if is_websocket_request(request):
-            return None  # the game's WebSocket, on any path
+            return self._foreign_page(wire, request)  # None: the game's WebSocket, on any path
         return self._web.respond(request)  # the browser page: its files, or 404
+
+    def _foreign_page(self, wire: Wire, request: Request) -> Response | None:
+        """403 for an upgrade a browser makes for a page this node and its cluster did not serve and
+        ``allowed_origins`` does not name; None for any other.
+
+        Answered before a connection exists, so a page that opens sockets from its visitor's
+        address spends none of that address's budgets (``opened`` is never called)."""
+        origins = request.headers.get_all("Origin")
+        hosts = request.headers.get_all("Host")  # two Host headers name no host
+        nodes = (*self._web.connect_sources, *self._web.peer_sources)
+        reason = origin_refusal(origins, hosts[0] if len(hosts) == 1 else None, self._allowed_origins, nodes)
+        if reason is None:
+            return None
+        peer = wire.remote_address
+        address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
+        self._shared.metrics.origin_refused.inc()
+        shown = ", ".join(origins)[:200]  # written by the client: bounded, quoted by the log format
+        log.info("event=refused reason=origin origin=%s address=%s", shown, address)
+        return wire.respond(
+            HTTPStatus.FORBIDDEN,
+            f"forbidden: {reason}; only pages of this server, its cluster and "
+            "CARDAVIA_ALLOWED_ORIGINS may open its WebSocket\n",
+        )
 
     def _catalogue_page(self, wire: Wire, request: Request, lang: str) -> Response:
         """``GET /i18n/<lang>.json``: every word of the clients in ``lang``, English filling any gap;

@@ -64,6 +64,11 @@ class Metrics:
             ["limit"],
             registry=self.registry,
         )
+        self.origin_refused = Counter(
+            "cardavia_origin_refused",
+            "WebSocket upgrades refused (403) for their Origin: a page of another site, null, several",
+            registry=self.registry,
+        )
         self.storage_up = Gauge(
             "cardavia_storage_up",
             "1 while the archive's database (profiles, ratings, records) answers, 0 while it is away",
