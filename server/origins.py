@@ -15,6 +15,7 @@ one origin are equal as strings.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -86,6 +87,13 @@ def page_origins(url: str) -> Iterator[str]:
             yield origin
 
 
+@functools.lru_cache(maxsize=16)
+def _pages_of(urls: tuple[str, ...]) -> frozenset[str]:
+    """The page origins of these nodes' URLs, made once per list of nodes (which changes only
+    when a node joins or leaves), not once per upgrade: a flood of foreign pages asks every time."""
+    return frozenset(origin for url in urls for origin in page_origins(url))
+
+
 @dataclass(frozen=True, slots=True)
 class AllowedOrigins:
     """The ``allowed_origins`` setting, read: the origins it names, or every origin."""
@@ -142,6 +150,6 @@ def origin_refusal(
         return "an opaque or malformed Origin"
     if same_origin(origin, host) or origin in allowed:
         return None
-    if any(origin in page_origins(url) for url in node_urls):
+    if origin in _pages_of(tuple(node_urls)):
         return None
     return "a foreign Origin"
