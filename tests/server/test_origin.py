@@ -84,15 +84,20 @@ async def test_a_foreign_page_is_refused_before_it_spends_its_visitors_connectio
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The attack of the issue: a page opens sockets from its visitor's address. Refused before a
-    connection exists, its hundred attempts leave every one of the address's places free."""
+    connection or a session exists, each attempt holds its address's place only until the 403
+    closes it: after a hundred, every one of the address's places is free."""
     caplog.set_level(logging.INFO, logger="cardavia.server")
     async with own_server(tmp_path, max_connections_per_ip=3) as (server, url):
         for _ in range(100):
             refused = await _refused(url, EVIL)
             assert refused.response.status_code == 403
             assert b"Origin" in refused.response.body
+        await wait_until(
+            lambda: server.table_sizes()["address_connections"] == 0, "every refused socket given back"
+        )
         samples = await metric_samples(server)
         assert samples[("cardavia_connections", ())] == 0
+        assert samples[("cardavia_table_size", (("table", "sessions"),))] == 0
         assert samples[("cardavia_origin_refused_total", ())] == 100
         assert samples.get(("cardavia_limited_total", (("limit", "connections"),)), 0) == 0
         held = [await _player(url, name=f"P{n}") for n in range(3)]  # the player's own, all three
