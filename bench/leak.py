@@ -4,14 +4,23 @@
     python -m bench.leak --matches 2000 --batch 500 --games scopa,doudizhu --clients 16
     python -m bench.leak --url ws://127.0.0.1:8765/ [--pid PID]   # a node already running
     python -m bench.leak --matches 1500 --batch 300 --tracemalloc     # what stays, line by line
+    python -m bench.leak --matches 3000 --batch 1000 --pattern drop   # each client drops at the end
 
 A node that runs for weeks plays millions of matches, so anything it keeps
 per match (a journal, a session, a cache entry, a timer) is a leak even if it
 is a few kilobytes. This benchmark plays ``--matches`` whole matches the way
 players do: each one is a new connection and a new session (``hello``),
 ``play_now`` against the server's bots, random legal moves from the client's
-seat until ``match_result``, ``leave`` and disconnect (the bot SDK's
-``BotClient``, ``--clients`` of them at a time). After each ``--batch`` it
+seat until ``match_result``, then, by ``--pattern``:
+
+* ``leave`` (the default): ``leave`` and disconnect (the bot SDK's ``BotClient``);
+* ``drop``: the socket is closed at once on ``match_result``, without ``leave``
+  and without a WebSocket closing handshake, as when a player's network drops
+  or the tab is killed: the node finds out from the TCP connection's end. This
+  player speaks the protocol itself (hello, play_now, act), since the SDK
+  always leaves and closes cleanly;
+
+``--clients`` of them at a time. After each ``--batch`` it
 waits until the node is idle (no connection, no room: finished rooms close
 after their grace period) and prints the node's memory and its table gauges.
 
@@ -284,23 +293,19 @@ class Tally:
 
 
 async def play_one(url: str, game: str, number: int, args: argparse.Namespace, tally: Tally) -> None:
-    """One player's visit: connect, hello, play now against the bots, random moves to the end, leave.
+    """One player's visit: connect, hello, play now against the bots, random moves to the end,
+    then leave and disconnect, or drop (``args.pattern``).
 
     A failure of any kind is counted by its name, never raised: one bad match must
     not end a run of thousands.
     """
-    from cardavia.clients.cli.sdk import BotClient, Turn
-
     rng = random.Random(f"{args.seed}/{number}")
-
-    def policy(turn: Turn) -> dict[str, Any]:
-        return rng.choice(turn.legal)
-
-    client = BotClient(url, policy, game, name=f"leak-{number}", play_now=True, bot_level=args.bot_level,
-                       games=1, rate=args.rate, reconnect=False)  # fmt: skip
     try:
         async with asyncio.timeout(args.match_timeout):
-            await client.run()
+            if args.pattern == "drop":
+                await play_and_drop(url, game, number, rng, args)
+            else:
+                await play_and_leave(url, game, number, rng, args)
     except TimeoutError:
         tally.failed["timeout"] += 1
     except Exception as exc:
@@ -308,6 +313,60 @@ async def play_one(url: str, game: str, number: int, args: argparse.Namespace, t
         tally.failed[type(exc).__name__ + (f" {code}" if isinstance(code, str) else "")] += 1
     else:
         tally.done += 1
+
+
+async def play_and_leave(
+    url: str, game: str, number: int, rng: random.Random, args: argparse.Namespace
+) -> None:
+    """``--pattern leave``: the bot SDK's ``BotClient`` plays one match, leaves and disconnects."""
+    from cardavia.clients.cli.sdk import BotClient, Turn
+
+    def policy(turn: Turn) -> dict[str, Any]:
+        return rng.choice(turn.legal)
+
+    client = BotClient(url, policy, game, name=f"leak-{number}", play_now=True, bot_level=args.bot_level,
+                       games=1, rate=args.rate, reconnect=False)  # fmt: skip
+    await client.run()
+
+
+class Refused(Exception):
+    """The node answered a request of the match with an error; ``code`` is its wire code."""
+
+    def __init__(self, error: Any) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.code = error.code
+
+
+async def play_and_drop(
+    url: str, game: str, number: int, rng: random.Random, args: argparse.Namespace
+) -> None:
+    """``--pattern drop``: hello, play_now, a random legal move on each ``your_turn``, and on
+    ``match_result`` the TCP connection is ended at once: no ``leave``, no closing handshake."""
+    from websockets.asyncio.client import connect
+
+    from cardavia.clients.cli.sdk import BURST, Pacer
+    from cardavia.protocol import messages as m
+    from cardavia.protocol.client import Requests
+    from cardavia.protocol.codec import decode_server, encode
+
+    requests, pacer = Requests(), Pacer(args.rate, BURST)
+    ws = await connect(url, compression=None, max_size=2**22)
+    try:
+        await ws.send(encode(requests.hello(f"leak-{number}")))
+        await ws.send(encode(requests.play_now(game, args.bot_level)))
+        async for frame in ws:
+            message = decode_server(frame)
+            if isinstance(message, m.Error):
+                raise Refused(message)
+            if isinstance(message, m.YourTurn):
+                if delay := pacer.delay():
+                    await asyncio.sleep(delay)
+                await ws.send(encode(requests.act(rng.choice(message.legal))))
+            elif isinstance(message, m.MatchResult):
+                return
+        raise ConnectionError("the node closed the connection before the match's end")
+    finally:
+        ws.transport.abort()  # the network drops: the node sees the TCP connection end
 
 
 async def play_batch(url: str, first: int, count: int, args: argparse.Namespace) -> Tally:
@@ -431,8 +490,8 @@ async def run(args: argparse.Namespace, folder: Path) -> bool:
     idle_timeout = args.idle_timeout if args.idle_timeout is not None else args.grace + 60.0
     expiry = args.session_seconds + 2.0
     print(
-        f"{args.matches} matches in batches of {args.batch}, {args.clients} clients, games "
-        f"{','.join(args.games)}; node {node.url} ({node.describe()})"
+        f"{args.matches} matches in batches of {args.batch}, {args.clients} clients, pattern "
+        f"{args.pattern}, games {','.join(args.games)}; node {node.url} ({node.describe()})"
     )
     rows: list[Figures] = []
     started = time.monotonic()
@@ -492,6 +551,11 @@ def main() -> None:
     parser.add_argument(
         "--idle-timeout", type=float, help="longest wait for an idle node (default grace + 60)"
     )
+    parser.add_argument(
+        "--pattern", choices=("leave", "drop"), default="leave",
+        help="how each player goes after match_result: leave then disconnect (default), or drop the "
+        "socket at once, without leave or a closing handshake",
+    )  # fmt: skip
     parser.add_argument("--bot-level", help="level of the server's bots (default: the game's default)")
     parser.add_argument(
         "--rate", type=float, help="most actions a second per client (default: none on a node of its own, "
