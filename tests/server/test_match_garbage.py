@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 import cardavia
 import cardavia.bots
@@ -155,4 +156,22 @@ async def test_a_client_that_leaves_after_match_result_leaves_no_cycle(tmp_path:
             await player.expect(m.Left)
             await player.ws.close()
             await gone(server, refs)
+            assert cardavia_garbage() == {}
+
+
+async def test_a_socket_refused_for_its_address_leaves_no_cycle(tmp_path: Path) -> None:
+    # A socket refused with 1013 never becomes a connection, so nothing of a match frees its
+    # objects: a client that opens them by the thousand must not leave a cycle each.
+    async with own_server(tmp_path, max_connections_per_ip=1) as (server, url):
+        with collector_off():
+            first = await client(url, "Anna")
+            await first.hello()
+            refused = await client(url, "Bo")
+            with pytest.raises(ConnectionClosed) as closed:
+                await refused.recv()
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1013
+            listener = server.listener
+            assert listener is not None
+            await wait_until(lambda: len(listener.wires) == 1, "the refused socket closed")
             assert cardavia_garbage() == {}
