@@ -75,6 +75,7 @@ class TracedNode(Node):
             vanished.pop(untracked, None)
         garbage = saved + vanished
         gc.garbage.clear()
+        gc.collect()  # what gc.garbage held is unreachable cycles again: freed now, not counted twice
         kinds = collections.Counter(_kind(o) for o in gc.get_objects())
         figures.rss = rss_bytes(os.getpid())
         traced, _ = tracemalloc.get_traced_memory()
