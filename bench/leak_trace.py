@@ -56,7 +56,7 @@ class TracedNode(Node):
 
     async def measure(self, figures: Figures) -> None:
         # What only the cycle collector frees: on a paced node it waits in the frozen generation
-        # for a full collection, which comes when the heap has about doubled.
+        # for the pacer's next full collection (gc_pacer.py).
         # Counted twice over: what gc.DEBUG_SAVEALL keeps, and what the collector tracked before and
         # not after that is neither in gc.garbage nor a tuple or dict (the two types the collector
         # stops tracking when they hold nothing it tracks). The second is garbage that never reaches
