@@ -181,8 +181,8 @@ def release_cycles(wire: Wire) -> None:
     """Break the reference cycles a closed socket's objects form, so that reference counting frees
     them the moment the node forgets the connection.
 
-    ``cardavia serve`` leaves cyclic garbage to a full collection, at most hourly
-    (``gc_pacer.py``), and each of these cycles holds a few kilobytes a connection:
+    ``cardavia serve`` leaves cyclic garbage to a full collection, which its pacer runs every
+    15 s to an hour (``gc_pacer.py``), and each of these cycles holds a few kilobytes:
 
     * websockets' sans-I/O protocol keeps its parser, a generator whose frame holds the
       protocol (``self``), suspended in ``protocol.parser`` to the end; closing it clears

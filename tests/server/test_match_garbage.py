@@ -1,8 +1,9 @@
 """A finished match leaves no cyclic garbage on the server, however its client goes.
 
-``cardavia serve`` freezes its heap every second and runs a full collection at
-most hourly (``gc_pacer.py``), so a reference cycle a match leaves behind is
-memory the node keeps for up to an hour: over thousands of matches, megabytes.
+``cardavia serve`` freezes its heap every second and runs a full collection
+only every 15 s to an hour (``gc_pacer.py``), so a reference cycle a match
+leaves behind is memory the node keeps until then, and a pause the node takes
+to free it: over thousands of matches, megabytes.
 What a match made must therefore be freed by reference counting alone, the
 moment the server forgets it. These tests play one whole match through a real
 server with the collector off, let the client go (by dropping its socket right
