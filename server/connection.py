@@ -130,7 +130,6 @@ class Connection:
         message being handled, if any, is done (a move under way is finished, never cut short)."""
         self._inbox.clear()
         self.closing = True
-        release_cycles(self.wire)
         if self._reader is None:
             gone()
         else:
@@ -175,36 +174,3 @@ class Connection:
             self._handshaking = False
             if self._close_after_handshake is not None:
                 self.close(*self._close_after_handshake)
-
-
-def release_cycles(wire: Wire) -> None:
-    """Break the reference cycles a closed socket's objects form, so that reference counting frees
-    them the moment the node forgets the connection.
-
-    ``cardavia serve`` leaves cyclic garbage to a full collection, which its pacer runs every
-    15 s to an hour (``gc_pacer.py``), and each of these cycles holds a few kilobytes:
-
-    * websockets' sans-I/O protocol keeps its parser, a generator whose frame holds the
-      protocol (``self``), suspended in ``protocol.parser`` to the end; closing it clears
-      that frame. With the parser go the frames it read last and the protocol's buffers;
-    * a connection that ended without a closing handshake (the peer dropped, or sent something
-      invalid) keeps the parser's exception in ``protocol.parser_exc``, whose traceback holds
-      the parser's frame and so the protocol again: the exception is kept, its frames are not;
-    * on CPython before 3.12 the socket's transport keeps a bound method of its own in
-      ``_read_ready_cb`` (CPython gh-100348, released on close from 3.12 on): cleared here,
-      as 3.12 clears it. The transport has already let go of its socket and protocol.
-
-    Only for a socket that is gone: nothing is read from it any more.
-    """
-    protocol = wire.protocol
-    protocol.parser.close()
-    failure: BaseException | None = protocol.parser_exc
-    seen: set[int] = set()
-    while failure is not None and id(failure) not in seen:
-        seen.add(id(failure))
-        failure.__traceback__ = None
-        failure = failure.__cause__ or failure.__context__
-    if wire.transport is not None:
-        own = vars(wire.transport)
-        if own.get("_read_ready_cb") is not None:
-            own["_read_ready_cb"] = None

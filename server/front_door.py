@@ -27,7 +27,7 @@ from websockets.http11 import Request, Response
 from cardavia.games.errors import UnknownGameError
 from cardavia.games.rules import LANGUAGES, rules_text
 from cardavia.protocol.i18n import served_catalogue
-from cardavia.server.connection import CLOSE_TRY_LATER, Connection, release_cycles
+from cardavia.server.connection import CLOSE_TRY_LATER, Connection
 from cardavia.server.limits import address_within, client_address, parse_networks
 from cardavia.server.origins import origin_refusal, parse_allowed_origins
 from cardavia.server.rooms import RoomKeeper
@@ -119,8 +119,6 @@ class FrontDoor:
 
     def opened(self, wire: Wire, request: Request) -> None:
         """A WebSocket is open: a connection, unless its address has too many already."""
-        # A refused socket never becomes a connection, whose loss would free its objects.
-        wire.on_lost = functools.partial(release_cycles, wire)
         if wire.refused:
             self._refuse(wire, wire.address)
             return

@@ -188,6 +188,40 @@ class Wire(asyncio.Protocol):
         on_lost, self.on_lost = self.on_lost, _ignore_lost
         self.on_message = _ignore_message
         on_lost()
+        self._release_cycles()
+
+    def _release_cycles(self) -> None:
+        """Break the reference cycles a closed socket's objects form, so that reference counting frees
+        them the moment the node forgets the connection.
+
+        ``cardavia serve`` leaves cyclic garbage to a full collection, which its pacer runs every
+        15 s to an hour (``gc_pacer.py``), and each of these cycles holds a few kilobytes:
+
+        * websockets' sans-I/O protocol keeps its parser, a generator whose frame holds the
+          protocol (``self``), suspended in ``protocol.parser`` to the end; closing it clears
+          that frame. With the parser go the frames it read last and the protocol's buffers;
+        * a connection that ended without a closing handshake (the peer dropped, or sent something
+          invalid) keeps the parser's exception in ``protocol.parser_exc``, whose traceback holds
+          the parser's frame and so the protocol again: the exception is kept, its frames are not;
+        * on CPython before 3.12 the socket's transport keeps a bound method of its own in
+          ``_read_ready_cb`` (CPython gh-100348, released on close from 3.12 on): cleared here,
+          as 3.12 clears it. The transport has already let go of its socket and protocol.
+
+        Every socket, whatever it was (a page's request, a refused one, a WebSocket), once it is
+        gone: nothing is read from it any more.
+        """
+        protocol = self.protocol
+        protocol.parser.close()
+        failure: BaseException | None = protocol.parser_exc
+        seen: set[int] = set()
+        while failure is not None and id(failure) not in seen:
+            seen.add(id(failure))
+            failure.__traceback__ = None
+            failure = failure.__cause__ or failure.__context__
+        if self.transport is not None:
+            own = vars(self.transport)
+            if own.get("_read_ready_cb") is not None:
+                own["_read_ready_cb"] = None
 
     # ------------------------------------------------------------ reading
     def _request(self, request: Request) -> None:

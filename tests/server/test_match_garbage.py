@@ -178,11 +178,6 @@ async def test_a_socket_refused_for_its_address_leaves_no_cycle(tmp_path: Path) 
             assert cardavia_garbage() == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a plain HTTP request's socket never becomes a connection: only FrontDoor.released and "
-    "Wire.connection_lost see every socket end, and neither calls connection.release_cycles yet",
-)
 async def test_plain_http_requests_leave_no_cycle(tmp_path: Path) -> None:
     # Health checks and /metrics scrapes come every few seconds for as long as the node runs.
     async with own_server(tmp_path) as (server, _):
