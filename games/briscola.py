@@ -95,14 +95,17 @@ class BriscolaState(State[Play]):
         return IllegalAction("card_not_in_hand", f"{action.card} is not in seat {self.turn}'s hand")
 
     def _copy(self) -> BriscolaState:
-        new = object.__new__(BriscolaState)
-        new.dealer, new.trump, new.turn, new._result = self.dealer, self.trump, self.turn, None
-        new.hands = (list(self.hands[0]), list(self.hands[1]))
-        new.stock = list(self.stock)
-        new.trick = list(self.trick)
-        new.won = (list(self.won[0]), list(self.won[1]))
-        new.log = fork_log(self.log)
-        return new
+        # through the constructor: compiled (setup.py), a state cannot be made blank and filled
+        return BriscolaState(
+            dealer=self.dealer,
+            trump=self.trump,
+            hands=(list(self.hands[0]), list(self.hands[1])),
+            stock=list(self.stock),
+            trick=list(self.trick),
+            turn=self.turn,
+            won=(list(self.won[0]), list(self.won[1])),
+            log=fork_log(self.log),
+        )
 
     def _play(self, seat: int, action: Play) -> list[Event]:
         self.hands[seat].remove(action.card)

@@ -26,16 +26,21 @@ only the private copy that ``apply`` hands them.
 Actions are small frozen values: ``str(action)`` is a text form that
 ``Game.parse_action`` reads back, and ``action.to_data()`` is the record/wire
 form without the seat (``{"play": "7D", "capture": ["3S", "4C"]}``).
+
+The compiled build (setup.py) compiles this module and the games with mypyc, so the
+contract is made of plain base classes whose hooks raise ``NotImplementedError``: mypyc's
+frozen dataclasses fail on import when they derive from an ``ABC``, and a class that mypyc
+compiles cannot be derived from outside the compiled modules. The same source runs pure.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from cardavia.games.cards import Card, codes, parse_cards
 from cardavia.games.chance import Chance, SeededChance
@@ -47,13 +52,42 @@ JSON = Any
 Event = dict[str, JSON]
 View = dict[str, JSON]
 
+if TYPE_CHECKING:
+    from _typeshed import IdentityFunction
 
-class Action(ABC):
-    """A move. Subclasses are frozen dataclasses, hashable and comparable."""
+_T = TypeVar("_T")
 
-    @abstractmethod
+
+def _unchanged(cls: _T) -> _T:
+    return cls
+
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure package runs without mypy_extensions: only mypyc reads the mark
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:  # type: ignore[no-redef,unused-ignore]
+        """mypy_extensions' class mark, which does nothing at run time."""
+        return _unchanged
+
+
+@mypyc_attr(serializable=True)
+class Action:
+    """A move. Subclasses are frozen dataclasses, hashable and comparable.
+
+    Compiled, ``serializable`` lets ``Kind.__new__(Kind)`` make a blank action without running
+    ``__init__``, as ``object.__new__`` does for a pure class."""
+
     def to_data(self) -> dict[str, JSON]:
         """The record/wire form without the seat."""
+        raise NotImplementedError(f"{type(self).__name__} has no record form")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[Any, ...]]:
+        """Pickled as the call of its constructor (bots choose in worker processes): compiled,
+        the frozen dataclass refuses the attribute-by-attribute restore that pickle does
+        otherwise."""
+        fields = dataclasses.fields(cast(Any, self))
+        return type(self), tuple(getattr(self, f.name) for f in fields)
 
 
 A = TypeVar("A", bound=Action)
@@ -104,7 +138,7 @@ class DealLog:
         }
 
 
-class State(ABC, Generic[A]):
+class State(Generic[A]):
     """A position of a match. Treat as immutable: ``apply`` returns a new one."""
 
     game: ClassVar[Game[Any, Any]]
@@ -168,13 +202,13 @@ class State(ABC, Generic[A]):
         events = new._play(mover, action)
         return new, events
 
-    @abstractmethod
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know, as plain data; ``None`` for a spectator."""
+        raise NotImplementedError(f"{type(self).__name__} lacks view")
 
-    @abstractmethod
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         """Cards whose identity or place ``seat`` may not know (hands, stock order)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks secret_cards")
 
     def places(self) -> dict[str, list[Card]]:
         """Where every card of the current deal lies, by place; each card once.
@@ -184,22 +218,22 @@ class State(ABC, Generic[A]):
         """
         raise NotImplementedError(f"{type(self).__name__} does not list its card places")
 
-    @abstractmethod
     def to_text(self) -> str:
         """The position as text that ``Game.position`` reads back."""
+        raise NotImplementedError(f"{type(self).__name__} lacks to_text")
 
     # ----------------------------------------------------------------- hooks
-    @abstractmethod
     def _legal(self) -> list[A]:
         """Legal moves of ``to_move``; called only while the match goes on."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _legal")
 
-    @abstractmethod
     def _why_illegal(self, action: Action) -> IllegalAction:
         """Why ``action`` (not among the legal moves) is refused."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _why_illegal")
 
-    @abstractmethod
     def _play(self, seat: int, action: A) -> list[Event]:
         """Play a legal action on this private copy; return the public events."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _play")
 
     def _copy(self) -> Self:
         """A copy that ``_play`` may mutate; override for speed."""
@@ -233,7 +267,7 @@ def fork_log(log: list[DealLog]) -> list[DealLog]:
     ]
 
 
-class Game(ABC, Generic[S, A]):
+class Game(Generic[S, A]):
     """A game: its identity, options, and the constructors of its states."""
 
     id: ClassVar[str]
@@ -261,20 +295,21 @@ class Game(ABC, Generic[S, A]):
         chance = seed if isinstance(seed, Chance) else SeededChance(str(seed))
         return self._new(self.options(options), chance)
 
-    @abstractmethod
-    def _new(self, options: dict[str, JSON], chance: Chance) -> S: ...
+    def _new(self, options: dict[str, JSON], chance: Chance) -> S:
+        """A new match with validated options."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _new")
 
-    @abstractmethod
     def action_from_data(self, data: Mapping[str, JSON]) -> A:
         """Read the record/wire form (a ``seat`` key, if present, is ignored)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks action_from_data")
 
-    @abstractmethod
     def parse_action(self, text: str) -> A:
         """Read the text form, as ``str(action)`` writes it."""
+        raise NotImplementedError(f"{type(self).__name__} lacks parse_action")
 
-    @abstractmethod
     def position(self, text: str) -> S:
         """A position from text, for tests and analysis (see each game's to_text)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks position")
 
 
 # ------------------------------------------------------------------ helpers

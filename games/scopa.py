@@ -233,18 +233,22 @@ class ScopaState(State[Play]):
         return IllegalAction("wrong_capture", f"{card} cannot take {_describe([capture])}")
 
     def _copy(self) -> ScopaState:
-        new = object.__new__(ScopaState)
-        new.target, new.chance, new.deal = self.target, self.chance, self.deal
-        new.dealer, new.turn, new.last_capture = self.dealer, self.turn, self.last_capture
-        new.totals = list(self.totals)
-        new.hands = (list(self.hands[0]), list(self.hands[1]))
-        new.table = list(self.table)
-        new.stock = list(self.stock)
-        new.piles = (list(self.piles[0]), list(self.piles[1]))
-        new.scopas = list(self.scopas)
-        new.log = fork_log(self.log)
-        new._result = None
-        return new
+        # through the constructor: compiled (setup.py), a state cannot be made blank and filled
+        return ScopaState(
+            target=self.target,
+            chance=self.chance,
+            deal=self.deal,
+            totals=list(self.totals),
+            dealer=self.dealer,
+            turn=self.turn,
+            hands=(list(self.hands[0]), list(self.hands[1])),
+            table=list(self.table),
+            stock=list(self.stock),
+            piles=(list(self.piles[0]), list(self.piles[1])),
+            scopas=list(self.scopas),
+            last_capture=self.last_capture,
+            log=fork_log(self.log),
+        )
 
     def _play(self, seat: int, action: Play) -> list[Event]:
         card = action.card
