@@ -40,9 +40,21 @@ TRICK_ORDER: Final = {r: i for i, r in enumerate("24567JQK3A")}
 CARD_POINTS: Final = {"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2, "7": 0, "6": 0, "5": 0, "4": 0, "2": 0}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(Action):
     card: Card
+
+    # Written out (see Action): compiled, a dataclass's generated methods stay pure Python.
+    def __init__(self, card: Card) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
 
     def to_data(self) -> dict[str, JSON]:
         return {"play": self.card.code}

@@ -43,7 +43,7 @@ from typing import Any, Final
 
 from cardavia.games import doudizhu_moves as dm
 from cardavia.games import engine
-from cardavia.games.cards import DECK_54, Card, codes, format_cards, parse_cards
+from cardavia.games.cards import COMPILED, DECK_54, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance, RecordedChance, SeededChance
 from cardavia.games.doudizhu_actions import (  # re-exported: the actions are this module's API too
     Bid as Bid,  # noqa: PLC0414
@@ -65,10 +65,11 @@ HAND: Final = 17
 
 
 _PLAY_MAKER: Final[tuple[Any, Any, Any, Any]] = (
-    Play.__new__,
+    object.__new__,
     *(getattr(Play, name).__set__ for name in ("combo", "cards", "move")),
 )
-"""How ``plays_for`` makes many plays fast: the slot setters of the frozen dataclass."""
+"""How ``plays_for`` makes many plays fast in the pure package: the slot setters of the frozen
+dataclass (compiled, it calls ``Play``)."""
 
 
 # -------------------------------------------------------------------- state
@@ -169,8 +170,12 @@ class DouDizhuState(State[DdzAction]):
             known = (hand, dm.slot_cards(hand))
             self._slots = _replace(self._slots, who, known)  # a cache: invisible to the rules
         get = known[1].__getitem__
-        new, set_combo, set_cards, set_move = _PLAY_MAKER
         plays: list[DdzAction] = []
+        if COMPILED:  # compiled (setup.py), Play's __init__ is native: faster than any way around it
+            for m in moves:
+                plays.append(Play(m[0], tuple(map(get, m[2])), m))
+            return plays
+        new, set_combo, set_cards, set_move = _PLAY_MAKER
         for m in moves:  # Play(m[0], cards, m) without the dataclass __init__: a third faster
             p = new(Play)
             set_combo(p, m[0])

@@ -40,7 +40,7 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from cardavia.games.cards import Card, codes, parse_cards
 from cardavia.games.chance import Chance, SeededChance
@@ -52,31 +52,13 @@ JSON = Any
 Event = dict[str, JSON]
 View = dict[str, JSON]
 
-if TYPE_CHECKING:
-    from _typeshed import IdentityFunction
 
-_T = TypeVar("_T")
-
-
-def _unchanged(cls: _T) -> _T:
-    return cls
-
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # the pure package runs without mypy_extensions: only mypyc reads the mark
-
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:  # type: ignore[no-redef,unused-ignore]
-        """mypy_extensions' class mark, which does nothing at run time."""
-        return _unchanged
-
-
-@mypyc_attr(serializable=True)
 class Action:
     """A move. Subclasses are frozen dataclasses, hashable and comparable.
 
-    Compiled, ``serializable`` lets ``Kind.__new__(Kind)`` make a blank action without running
-    ``__init__``, as ``object.__new__`` does for a pure class."""
+    Each writes out its ``__init__`` (with ``object.__setattr__``, as the frozen dataclass's
+    own does), and ``__eq__`` and ``__hash__`` (``eq=False``): compiled (setup.py), the
+    methods a dataclass generates stay pure Python, and these run for every legal action."""
 
     def to_data(self) -> dict[str, JSON]:
         """The record/wire form without the seat."""
@@ -118,6 +100,24 @@ class DealLog:
     entries: tuple[dict[str, JSON], ...] = field(default=(), compare=False, repr=False)
     """Record entries of the first actions, built once: views repeat the history for
     every seat after every action. A tuple, so forks share it safely."""
+
+    def __init__(  # noqa: PLR0917 - the dataclass's fields, in order, as its own __init__ takes them
+        self,
+        dealer: int,
+        order: tuple[Card, ...],
+        redeals: tuple[tuple[Card, ...], ...] = (),
+        actions: list[tuple[int, Action]] | None = None,
+        score: dict[str, JSON] | None = None,
+        entries: tuple[dict[str, JSON], ...] = (),
+    ) -> None:
+        """Written out: compiled (setup.py), a dataclass's own ``__init__`` stays pure Python,
+        and every action forks the log. No ``actions``: a new empty list."""
+        self.dealer = dealer
+        self.order = order
+        self.redeals = redeals
+        self.actions = [] if actions is None else actions
+        self.score = score
+        self.entries = entries
 
     def history(self) -> list[dict[str, JSON]]:
         """The actions so far in record form, as a fresh list of shared entries."""

@@ -57,15 +57,25 @@ SETTEBELLO: Final = Card.parse("7D")
 AWARDS: Final = ("cards", "coins", "settebello", "primiera")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(Action):
     """Play ``card``, taking ``capture`` from the table (empty: nothing taken)."""
 
     card: Card
     capture: tuple[Card, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "capture", tuple(sorted(self.capture)))
+    # Written out (see Action): compiled, a dataclass's generated methods stay pure Python.
+    def __init__(self, card: Card, capture: tuple[Card, ...] = ()) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "capture", tuple(sorted(capture)))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card is other.card and self.capture == other.capture
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.capture))
 
     def to_data(self) -> dict[str, JSON]:
         return {"play": self.card.code, "capture": codes(self.capture)}
