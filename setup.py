@@ -53,14 +53,18 @@ needs of them, kept in the pure source too:
 
 - the contract is plain base classes, not ``ABC``: a frozen dataclass deriving from an ``ABC``
   fails on import (``attribute '__dict__' of 'type' objects is not writable``, mypyc/mypyc#1061);
-- ``object.__new__`` only inside a class's own ``__new__`` (cards), and no blank state: a
-  compiled class called from pure code runs ``__init__`` only through its constructor, so
-  states are copied through their constructors (Dou Dizhu's ``__init__`` makes a blank one
-  when given no fields);
+- ``object.__new__`` only inside a class's own ``__new__`` (cards), and a compiled class's
+  ``__new__`` runs its ``__init__``, so states are copied through their constructors, never
+  made blank and filled (Dou Dizhu's ``__init__`` makes a blank one when given no fields).
+  mypyc's ``serializable`` mark would allow blank objects, but a class so marked, called
+  from pure code, skips its ``__init__`` (mypyc 2.4.1);
 - no ``__dict__`` (Dou Dizhu copies its fields one by one), actions pickled as their
   constructor call (a compiled frozen dataclass refuses pickle's attribute restore), and
   functions that take hostile input declare ``object`` (a compiled function checks a ``str``
-  argument on the call, before the function can answer with its own error).
+  argument on the call, before the function can answer with its own error);
+- the methods ``@dataclass`` generates stay pure Python in a compiled class, so the actions
+  and the deal log write out ``__init__``, ``__eq__`` and ``__hash__``; and a compiled class
+  that defines ``__lt__`` gets no hash, so compiled cards put back the identity hash.
 
 Left pure: the error hierarchy, the position readers, what only loads data (traditions,
 rules, records, ratings) and the registry: none is on the path of an action.

@@ -7,12 +7,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import pickle
 import pkgutil
 import random
 from pathlib import Path
 
 import cardavia.games
+from cardavia.games import cards
 from cardavia.games.engine import Action, Game, State
 from cardavia.games.registry import GAMES
 
@@ -81,3 +83,11 @@ def test_actions_pickle_back_to_the_same_actions() -> None:
             seen.update(type(a) for a in legal)
             state = state.apply(legal[rng.randrange(len(legal))], seat=seat)[0]
         assert seen, game.id
+
+
+def test_the_games_know_whether_they_run_compiled() -> None:
+    """The engines pick their fastest way to copy a state and to build plays by ``COMPILED``;
+    scripts/test-compiled sets ``CARDAVIA_EXPECT_COMPILED`` for its run of the compiled build."""
+    expected = os.environ.get("CARDAVIA_EXPECT_COMPILED") == "1"
+    assert cards.COMPILED is expected
+    assert (Path(cards.__file__ or "").suffix == ".py") is not expected
