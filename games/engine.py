@@ -236,7 +236,8 @@ class State(Generic[A]):
         raise NotImplementedError(f"{type(self).__name__} lacks _play")
 
     def _copy(self) -> Self:
-        """A copy that ``_play`` may mutate; override for speed."""
+        """A copy that ``_play`` may mutate; override for speed, and for the compiled build
+        (setup.py), whose ``copy.copy`` of a state calls its ``__init__`` with no fields."""
         new = copy.copy(self)
         new.log = fork_log(self.log)
         return new
