@@ -1,6 +1,7 @@
-"""The optional compiled build: with ``CARDAVIA_COMPILE=1`` mypyc compiles the hot pure modules of
-the engines and the view diff (``COMPILED``) into C extension modules; without it this file adds
-nothing and the package builds as pure Python, exactly as pyproject.toml describes it.
+"""The optional compiled build: with ``CARDAVIA_COMPILE=1`` mypyc compiles the modules on the path
+of every action (``COMPILED``: the engine contract, the games, the cards and the view diff) into
+C extension modules; without it this file adds nothing and the package builds as pure Python,
+exactly as pyproject.toml describes it.
 
     CARDAVIA_COMPILE=1 python -m pip wheel --no-deps -w dist .
 
@@ -28,8 +29,16 @@ from typing import Any
 from setuptools import setup
 
 COMPILED = [
+    "cardavia.games.cards",  # the cards every engine and view reads
     "cardavia.games.chance",  # the shuffles every deal draws
     "cardavia.games.tricks",  # who takes a trick, and its points (Briscola, Schnapsen)
+    "cardavia.games.engine",  # the contract: legal_actions, apply, the deal log
+    "cardavia.games.briscola",
+    "cardavia.games.scopa",
+    "cardavia.games.schnapsen",
+    "cardavia.games.schnapsen_rules",  # Schnapsen's actions and following rule
+    "cardavia.games.doudizhu",
+    "cardavia.games.doudizhu_actions",
     "cardavia.games.doudizhu_moves",  # Dou Dizhu's rank-level move generation
     "cardavia.protocol.delta",  # the diff of two views, computed for every action
 ]
@@ -37,15 +46,28 @@ COMPILED = [
 from the package's link tree under build/ (``build/package/cardavia/games/chance.py``, made by
 scripts/package_tree.py from pyproject.toml's mapping), where the path spells the import name.
 
-Left pure: the modules that define actions and states. Their classes are frozen dataclasses
-deriving from the engine's abstract ``Action``, ``State`` and ``Game``; mypyc compiles them,
-but the compiled module fails on import (``attribute '__dict__' of 'type' objects is not
-writable`` where ``@dataclass`` meets an ``ABC`` subclass), and a pure subclass of a compiled
-``engine`` class is refused (``interpreted classes cannot inherit from compiled``), so
-``engine`` and every game module stay pure together (mypyc/mypyc#1061). ``cards`` makes a card
-with ``object.__new__``, which a compiled class refuses, and a compiled class would not keep the
-``__setattr__`` that makes cards immutable. Also pure: the error hierarchy, what only
-loads data (traditions, rules, records), the registry and the position builders.
+The engine and every module that derives from its classes are compiled together: a pure class
+may not derive from a compiled one (``interpreted classes cannot inherit from compiled``), so
+a new game module joins this list (tests/games/test_compiled_games.py checks). What mypyc
+needs of them, kept in the pure source too:
+
+- the contract is plain base classes, not ``ABC``: a frozen dataclass deriving from an ``ABC``
+  fails on import (``attribute '__dict__' of 'type' objects is not writable``, mypyc/mypyc#1061);
+- ``object.__new__`` only inside a class's own ``__new__`` (cards), and a compiled class's
+  ``__new__`` runs its ``__init__``, so states are copied through their constructors, never
+  made blank and filled (Dou Dizhu's ``__init__`` makes a blank one when given no fields).
+  mypyc's ``serializable`` mark would allow blank objects, but a class so marked, called
+  from pure code, skips its ``__init__`` (mypyc 2.4.1);
+- no ``__dict__`` (Dou Dizhu copies its fields one by one), actions pickled as their
+  constructor call (a compiled frozen dataclass refuses pickle's attribute restore), and
+  functions that take hostile input declare ``object`` (a compiled function checks a ``str``
+  argument on the call, before the function can answer with its own error);
+- the methods ``@dataclass`` generates stay pure Python in a compiled class, so the actions
+  and the deal log write out ``__init__``, ``__eq__`` and ``__hash__``; and a compiled class
+  that defines ``__lt__`` gets no hash, so compiled cards put back the identity hash.
+
+Left pure: the error hierarchy, the position readers, what only loads data (traditions,
+rules, records, ratings) and the registry: none is on the path of an action.
 """
 
 MYPY = "mypy>=1.10"

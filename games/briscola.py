@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from cardavia.games.cards import DECK_40, Card, codes, format_cards, parse_cards
+from cardavia.games.cards import COMPILED, DECK_40, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance
 from cardavia.games.engine import (
     JSON,
@@ -40,9 +40,21 @@ TRICK_ORDER: Final = {r: i for i, r in enumerate("24567JQK3A")}
 CARD_POINTS: Final = {"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2, "7": 0, "6": 0, "5": 0, "4": 0, "2": 0}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(Action):
     card: Card
+
+    # Written out (see Action): compiled, a dataclass's generated methods stay pure Python.
+    def __init__(self, card: Card) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
 
     def to_data(self) -> dict[str, JSON]:
         return {"play": self.card.code}
@@ -95,14 +107,26 @@ class BriscolaState(State[Play]):
         return IllegalAction("card_not_in_hand", f"{action.card} is not in seat {self.turn}'s hand")
 
     def _copy(self) -> BriscolaState:
-        new = object.__new__(BriscolaState)
-        new.dealer, new.trump, new.turn, new._result = self.dealer, self.trump, self.turn, None
-        new.hands = (list(self.hands[0]), list(self.hands[1]))
-        new.stock = list(self.stock)
-        new.trick = list(self.trick)
-        new.won = (list(self.won[0]), list(self.won[1]))
-        new.log = fork_log(self.log)
-        return new
+        if not COMPILED:  # the fastest copy in pure Python: blank, then filled
+            new = object.__new__(BriscolaState)
+            new.dealer, new.trump, new.turn, new._result = self.dealer, self.trump, self.turn, None
+            new.hands = (list(self.hands[0]), list(self.hands[1]))
+            new.stock = list(self.stock)
+            new.trick = list(self.trick)
+            new.won = (list(self.won[0]), list(self.won[1]))
+            new.log = fork_log(self.log)
+            return new
+        # compiled (setup.py), a state is made only through its constructor, a native call
+        return BriscolaState(
+            dealer=self.dealer,
+            trump=self.trump,
+            hands=(list(self.hands[0]), list(self.hands[1])),
+            stock=list(self.stock),
+            trick=list(self.trick),
+            turn=self.turn,
+            won=(list(self.won[0]), list(self.won[1])),
+            log=fork_log(self.log),
+        )
 
     def _play(self, seat: int, action: Play) -> list[Event]:
         self.hands[seat].remove(action.card)

@@ -8,6 +8,7 @@ a card pickles back to the same object (bots run in worker processes).
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 from typing import ClassVar, Final
 
@@ -20,8 +21,16 @@ JOKER_CODES: Final = ("BJ", "RJ")
 SUIT_WORDS: Final = {"C": "clubs/batons", "D": "diamonds/coins", "H": "hearts/cups", "S": "spades/swords"}
 
 
+_MAKING: Final = object()
+"""The key that lets ``Card._make`` (and nothing else) build a card."""
+
+
 class Card:
-    """One card. Create with ``Card.parse(code)``; never construct directly."""
+    """One card. Create with ``Card.parse(code)``; never construct directly.
+
+    Built in ``__new__`` with ``object.__setattr__`` past the ``__setattr__`` that refuses every
+    change: the one form that both CPython and mypyc (the compiled build, setup.py) keep, as a
+    compiled class refuses ``object.__new__`` anywhere but in its own ``__new__``."""
 
     __slots__ = ("code", "index", "rank", "suit")
     _by_code: ClassVar[dict[str, Card]] = {}
@@ -31,28 +40,33 @@ class Card:
     suit: str
     index: int
 
-    def __init__(self) -> None:  # pragma: no cover - guarded, see parse()
-        raise TypeError("use Card.parse(code)")
-
-    @classmethod
-    def _make(cls, code: str, index: int) -> Card:
+    def __new__(cls, code: str = "", index: int = -1, key: object = None) -> Card:
+        if key is not _MAKING:
+            raise TypeError("use Card.parse(code)")
         card = object.__new__(cls)
         object.__setattr__(card, "code", code)
         object.__setattr__(card, "rank", code[0])
         object.__setattr__(card, "suit", code[1])
         object.__setattr__(card, "index", index)
+        return card
+
+    @classmethod
+    def _make(cls, code: str, index: int) -> Card:
+        card = cls(code, index, _MAKING)
         cls._by_code[code] = card
         return card
 
     @classmethod
-    def parse(cls, code: str) -> Card:
-        """The card for ``code`` (case-insensitive, ``10`` accepted for ``T``)."""
-        try:
-            return cls._by_code[code]
-        except (KeyError, TypeError):
-            pass
+    def parse(cls, code: object) -> Card:
+        """The card for ``code`` (case-insensitive, ``10`` accepted for ``T``).
+
+        ``code`` is any object, so that a compiled build (setup.py), which checks a ``str``
+        argument on the call, still answers a code that is no string with ``CardError``."""
         if not isinstance(code, str):
             raise CardError(f"a card code is a string like '7D', not {type(code).__name__}")
+        card = cls._by_code.get(code)
+        if card is not None:
+            return card
         text = code.strip().upper()
         if text.startswith("10") and len(text) == 3:
             text = "T" + text[2:]
@@ -88,6 +102,7 @@ class Card:
 
 
 def _explain_bad_code(code: str) -> str:
+    """What is wrong with a code that names no card."""
     text = code.strip().upper()
     if len(text) != 2:
         return f"bad card code {code!r}: a code is a rank and a suit, like '7D', 'TS' or 'BJ'"
@@ -96,6 +111,15 @@ def _explain_bad_code(code: str) -> str:
         return f"bad card code {code!r}: rank {rank!r} is not one of {' '.join(RANKS)}"
     return f"bad card code {code!r}: suit {suit!r} is not one of {' '.join(SUITS)}"
 
+
+COMPILED: Final = not isinstance(_explain_bad_code, types.FunctionType)
+"""Whether mypyc compiled this module (the optional build, setup.py): a compiled function is
+no Python function."""
+
+if COMPILED:
+    # mypyc gives a class that defines ``__lt__`` a comparison slot and, unlike CPython, no hash:
+    # the identity hash, as a pure card has (cards are interned).
+    Card.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 for _i, (_s, _r) in enumerate((s, r) for s in SUITS for r in RANKS):
     Card._make(_r + _s, _i)

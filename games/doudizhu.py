@@ -43,7 +43,7 @@ from typing import Any, Final
 
 from cardavia.games import doudizhu_moves as dm
 from cardavia.games import engine
-from cardavia.games.cards import DECK_54, Card, codes, format_cards, parse_cards
+from cardavia.games.cards import COMPILED, DECK_54, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance, RecordedChance, SeededChance
 from cardavia.games.doudizhu_actions import (  # re-exported: the actions are this module's API too
     Bid as Bid,  # noqa: PLC0414
@@ -68,7 +68,8 @@ _PLAY_MAKER: Final[tuple[Any, Any, Any, Any]] = (
     object.__new__,
     *(getattr(Play, name).__set__ for name in ("combo", "cards", "move")),
 )
-"""How ``plays_for`` makes many plays fast: the slot setters of the frozen dataclass."""
+"""How ``plays_for`` makes many plays fast in the pure package: the slot setters of the frozen
+dataclass (compiled, it calls ``Play``)."""
 
 
 # -------------------------------------------------------------------- state
@@ -106,7 +107,14 @@ class DouDizhuState(State[DdzAction]):
     _slots: tuple[tuple[tuple[Card, ...], list[Card]] | None, ...]
 
     def __init__(self, **fields: Any) -> None:
-        self.__dict__.update(fields)
+        """A state of the given fields; with none, a blank state that the caller fills.
+
+        Blank through ``__init__``: compiled (setup.py), ``DouDizhuState.__new__`` runs it, and
+        a state has no ``__dict__`` to update."""
+        if not fields:
+            return
+        for name, value in fields.items():
+            setattr(self, name, value)
         self.counts = tuple(dm.card_counts(h) for h in self.hands)
         self._result = None
         self._cache = None
@@ -162,8 +170,12 @@ class DouDizhuState(State[DdzAction]):
             known = (hand, dm.slot_cards(hand))
             self._slots = _replace(self._slots, who, known)  # a cache: invisible to the rules
         get = known[1].__getitem__
-        new, set_combo, set_cards, set_move = _PLAY_MAKER
         plays: list[DdzAction] = []
+        if COMPILED:  # compiled (setup.py), Play's __init__ is native: faster than any way around it
+            for m in moves:
+                plays.append(Play(m[0], tuple(map(get, m[2])), m))
+            return plays
+        new, set_combo, set_cards, set_move = _PLAY_MAKER
         for m in moves:  # Play(m[0], cards, m) without the dataclass __init__: a third faster
             p = new(Play)
             set_combo(p, m[0])
@@ -263,9 +275,7 @@ class DouDizhuState(State[DdzAction]):
     # ------------------------------------------------------------------- play
     def apply_unchecked(self, action: DdzAction) -> tuple[DouDizhuState, list[Event]]:
         """As ``State.apply_unchecked``, with the log forked and appended in one step."""
-        new = object.__new__(DouDizhuState)
-        new.__dict__.update(self.__dict__)
-        new._cache = None
+        new = self._shared_copy()
         mover = self.turn
         assert self._result is None, "the game is over"
         log, last = self.log, self.log[-1]
@@ -275,6 +285,19 @@ class DouDizhuState(State[DdzAction]):
             DealLog(last.dealer, last.order, last.redeals, actions, last.score, last.entries),
         ]
         return new, new._play(mover, action)
+
+    def _shared_copy(self) -> DouDizhuState:
+        """A copy that shares every field (each is immutable; the caller forks the log) and
+        has no cached moves. Field by field, as a compiled state has no ``__dict__`` to copy."""
+        new = DouDizhuState()
+        new.deals, new.chance, new.deal, new.attempt = self.deals, self.chance, self.deal, self.attempt
+        new.dealer, new.totals, new.hands, new.counts = self.dealer, self.totals, self.hands, self.counts
+        new.kitty, new.bids, new.landlord, new.turn = self.kitty, self.bids, self.landlord, self.turn
+        new.table, new.table_cards, new.table_seat = self.table, self.table_cards, self.table_seat
+        new.passes, new.plays, new.played = self.passes, self.plays, self.played
+        new.multiplier, new.bombs, new.rockets = self.multiplier, self.bombs, self.rockets
+        new._result, new._cache, new._slots, new.log = self._result, None, self._slots, self.log
+        return new
 
     def _play(self, seat: int, action: DdzAction) -> list[Event]:
         kind = type(action)
@@ -482,7 +505,7 @@ class DouDizhu(Game[DouDizhuState, DdzAction]):
 
     def _new(self, options: dict[str, JSON], chance: Chance) -> DouDizhuState:
         dealer = chance.first_dealer(3)
-        state = object.__new__(DouDizhuState)
+        state = DouDizhuState()
         state.deals, state.chance, state.deal, state.attempt = int(options["deals"]), chance, 0, 0
         state.dealer, state.totals, state.log = dealer, (0, 0, 0), []
         state._result, state._cache, state._slots = None, None, (None, None, None)

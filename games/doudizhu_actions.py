@@ -14,11 +14,24 @@ from cardavia.games.doudizhu_moves import Move
 from cardavia.games.engine import JSON, Action
 
 
-@dataclass(frozen=True, slots=True)
+# The actions' methods are written out (see Action): compiled, a dataclass's generated methods
+# stay pure Python.
+@dataclass(frozen=True, slots=True, eq=False)
 class Bid(Action):
     """A bid in the auction; ``Bid(0)`` is a pass."""
 
     bid: int
+
+    def __init__(self, bid: int) -> None:
+        object.__setattr__(self, "bid", bid)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Bid:
+            return NotImplemented
+        return self.bid == other.bid
+
+    def __hash__(self) -> int:
+        return hash((self.bid,))
 
     def to_data(self) -> dict[str, JSON]:
         return {"bid": self.bid}
@@ -27,9 +40,20 @@ class Bid(Action):
         return f"bid {self.bid}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Pass(Action):
     """Pass in the play (not in the bidding: that is ``Bid(0)``)."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pass:
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
 
     def to_data(self) -> dict[str, JSON]:
         return {"pass": True}
@@ -50,6 +74,11 @@ class Play(Action):
     combo: str
     cards: tuple[Card, ...]
     move: Move | None = field(default=None, repr=False)
+
+    def __init__(self, combo: str, cards: tuple[Card, ...], move: Move | None = None) -> None:
+        object.__setattr__(self, "combo", combo)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "move", move)
 
     def to_data(self) -> dict[str, JSON]:
         return {"combo": self.combo, "cards": codes(self.cards)}

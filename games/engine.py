@@ -26,16 +26,21 @@ only the private copy that ``apply`` hands them.
 Actions are small frozen values: ``str(action)`` is a text form that
 ``Game.parse_action`` reads back, and ``action.to_data()`` is the record/wire
 form without the seat (``{"play": "7D", "capture": ["3S", "4C"]}``).
+
+The compiled build (setup.py) compiles this module and the games with mypyc, so the
+contract is made of plain base classes whose hooks raise ``NotImplementedError``: mypyc's
+frozen dataclasses fail on import when they derive from an ``ABC``, and a class that mypyc
+compiles cannot be derived from outside the compiled modules. The same source runs pure.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from cardavia.games.cards import Card, codes, parse_cards
 from cardavia.games.chance import Chance, SeededChance
@@ -48,12 +53,23 @@ Event = dict[str, JSON]
 View = dict[str, JSON]
 
 
-class Action(ABC):
-    """A move. Subclasses are frozen dataclasses, hashable and comparable."""
+class Action:
+    """A move. Subclasses are frozen dataclasses, hashable and comparable.
 
-    @abstractmethod
+    Each writes out its ``__init__`` (with ``object.__setattr__``, as the frozen dataclass's
+    own does), and ``__eq__`` and ``__hash__`` (``eq=False``): compiled (setup.py), the
+    methods a dataclass generates stay pure Python, and these run for every legal action."""
+
     def to_data(self) -> dict[str, JSON]:
         """The record/wire form without the seat."""
+        raise NotImplementedError(f"{type(self).__name__} has no record form")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[Any, ...]]:
+        """Pickled as the call of its constructor (bots choose in worker processes): compiled,
+        the frozen dataclass refuses the attribute-by-attribute restore that pickle does
+        otherwise."""
+        fields = dataclasses.fields(cast(Any, self))
+        return type(self), tuple(getattr(self, f.name) for f in fields)
 
 
 A = TypeVar("A", bound=Action)
@@ -85,6 +101,24 @@ class DealLog:
     """Record entries of the first actions, built once: views repeat the history for
     every seat after every action. A tuple, so forks share it safely."""
 
+    def __init__(  # noqa: PLR0917 - the dataclass's fields, in order, as its own __init__ takes them
+        self,
+        dealer: int,
+        order: tuple[Card, ...],
+        redeals: tuple[tuple[Card, ...], ...] = (),
+        actions: list[tuple[int, Action]] | None = None,
+        score: dict[str, JSON] | None = None,
+        entries: tuple[dict[str, JSON], ...] = (),
+    ) -> None:
+        """Written out: compiled (setup.py), a dataclass's own ``__init__`` stays pure Python,
+        and every action forks the log. No ``actions``: a new empty list."""
+        self.dealer = dealer
+        self.order = order
+        self.redeals = redeals
+        self.actions = [] if actions is None else actions
+        self.score = score
+        self.entries = entries
+
     def history(self) -> list[dict[str, JSON]]:
         """The actions so far in record form, as a fresh list of shared entries."""
         cached, actions = self.entries, self.actions
@@ -104,7 +138,7 @@ class DealLog:
         }
 
 
-class State(ABC, Generic[A]):
+class State(Generic[A]):
     """A position of a match. Treat as immutable: ``apply`` returns a new one."""
 
     game: ClassVar[Game[Any, Any]]
@@ -168,13 +202,13 @@ class State(ABC, Generic[A]):
         events = new._play(mover, action)
         return new, events
 
-    @abstractmethod
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know, as plain data; ``None`` for a spectator."""
+        raise NotImplementedError(f"{type(self).__name__} lacks view")
 
-    @abstractmethod
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         """Cards whose identity or place ``seat`` may not know (hands, stock order)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks secret_cards")
 
     def places(self) -> dict[str, list[Card]]:
         """Where every card of the current deal lies, by place; each card once.
@@ -184,25 +218,26 @@ class State(ABC, Generic[A]):
         """
         raise NotImplementedError(f"{type(self).__name__} does not list its card places")
 
-    @abstractmethod
     def to_text(self) -> str:
         """The position as text that ``Game.position`` reads back."""
+        raise NotImplementedError(f"{type(self).__name__} lacks to_text")
 
     # ----------------------------------------------------------------- hooks
-    @abstractmethod
     def _legal(self) -> list[A]:
         """Legal moves of ``to_move``; called only while the match goes on."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _legal")
 
-    @abstractmethod
     def _why_illegal(self, action: Action) -> IllegalAction:
         """Why ``action`` (not among the legal moves) is refused."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _why_illegal")
 
-    @abstractmethod
     def _play(self, seat: int, action: A) -> list[Event]:
         """Play a legal action on this private copy; return the public events."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _play")
 
     def _copy(self) -> Self:
-        """A copy that ``_play`` may mutate; override for speed."""
+        """A copy that ``_play`` may mutate; override for speed, and for the compiled build
+        (setup.py), whose ``copy.copy`` of a state calls its ``__init__`` with no fields."""
         new = copy.copy(self)
         new.log = fork_log(self.log)
         return new
@@ -233,7 +268,7 @@ def fork_log(log: list[DealLog]) -> list[DealLog]:
     ]
 
 
-class Game(ABC, Generic[S, A]):
+class Game(Generic[S, A]):
     """A game: its identity, options, and the constructors of its states."""
 
     id: ClassVar[str]
@@ -261,20 +296,21 @@ class Game(ABC, Generic[S, A]):
         chance = seed if isinstance(seed, Chance) else SeededChance(str(seed))
         return self._new(self.options(options), chance)
 
-    @abstractmethod
-    def _new(self, options: dict[str, JSON], chance: Chance) -> S: ...
+    def _new(self, options: dict[str, JSON], chance: Chance) -> S:
+        """A new match with validated options."""
+        raise NotImplementedError(f"{type(self).__name__} lacks _new")
 
-    @abstractmethod
     def action_from_data(self, data: Mapping[str, JSON]) -> A:
         """Read the record/wire form (a ``seat`` key, if present, is ignored)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks action_from_data")
 
-    @abstractmethod
     def parse_action(self, text: str) -> A:
         """Read the text form, as ``str(action)`` writes it."""
+        raise NotImplementedError(f"{type(self).__name__} lacks parse_action")
 
-    @abstractmethod
     def position(self, text: str) -> S:
         """A position from text, for tests and analysis (see each game's to_text)."""
+        raise NotImplementedError(f"{type(self).__name__} lacks position")
 
 
 # ------------------------------------------------------------------ helpers

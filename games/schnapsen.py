@@ -70,7 +70,7 @@ import json
 from collections.abc import Mapping
 from typing import Final
 
-from cardavia.games.cards import DECK_SCHNAPSEN, Card, codes, format_cards
+from cardavia.games.cards import COMPILED, DECK_SCHNAPSEN, Card, codes, format_cards
 from cardavia.games.chance import Chance, SeededChance
 from cardavia.games.engine import (
     JSON,
@@ -133,7 +133,9 @@ class SchnapsenState(State[SchnapsenAction]):
         closed: tuple[int, int, bool] | None,
         shown: frozenset[Card],
         log: list[DealLog],
+        pile_points: list[int] | None = None,
     ) -> None:
+        """``pile_points`` (the card points of ``won``) is given by a copy, which has them."""
         self.target = target
         self.chance = chance
         self.deal = deal
@@ -145,7 +147,9 @@ class SchnapsenState(State[SchnapsenAction]):
         self.talon = talon
         self.trick = trick
         self.won = won
-        self.pile_points = [card_points(won[0], CARD_POINTS), card_points(won[1], CARD_POINTS)]
+        if pile_points is None:
+            pile_points = [card_points(won[0], CARD_POINTS), card_points(won[1], CARD_POINTS)]
+        self.pile_points = pile_points
         """Card points of each won pile, kept as tricks are won so 66 is cheap to check."""
         self.marriages = marriages
         self.closed = closed
@@ -257,23 +261,43 @@ class SchnapsenState(State[SchnapsenAction]):
         return why_not_follow(hand, lead, self.trump)
 
     def _copy(self) -> SchnapsenState:
-        new = object.__new__(SchnapsenState)
-        new.target, new.chance, new.deal = self.target, self.chance, self.deal
-        new.dealer, new.turn, new.trump = self.dealer, self.turn, self.trump
-        new.marriages, new.closed, new.shown = self.marriages, self.closed, self.shown  # immutable
-        new.scores = list(self.scores)
-        new.hands = (list(self.hands[0]), list(self.hands[1]))
-        new.talon = list(self.talon)
-        new.trick = list(self.trick)
-        new.won = (list(self.won[0]), list(self.won[1]))
-        new.pile_points = list(self.pile_points)
-        new.log = fork_log(self.log)
-        new._result = None
-        return new
+        if not COMPILED:  # the fastest copy in pure Python: blank, then filled
+            new = object.__new__(SchnapsenState)
+            new.target, new.chance, new.deal = self.target, self.chance, self.deal
+            new.dealer, new.turn, new.trump = self.dealer, self.turn, self.trump
+            new.marriages, new.closed, new.shown = self.marriages, self.closed, self.shown  # immutable
+            new.scores = list(self.scores)
+            new.hands = (list(self.hands[0]), list(self.hands[1]))
+            new.talon = list(self.talon)
+            new.trick = list(self.trick)
+            new.won = (list(self.won[0]), list(self.won[1]))
+            new.pile_points = list(self.pile_points)
+            new.log = fork_log(self.log)
+            new._result = None
+            return new
+        # compiled (setup.py), a state is made only through its constructor, a native call
+        return SchnapsenState(
+            target=self.target,
+            chance=self.chance,
+            deal=self.deal,
+            scores=list(self.scores),
+            dealer=self.dealer,
+            turn=self.turn,
+            trump=self.trump,
+            hands=(list(self.hands[0]), list(self.hands[1])),
+            talon=list(self.talon),
+            trick=list(self.trick),
+            won=(list(self.won[0]), list(self.won[1])),
+            marriages=self.marriages,  # the tuples and the frozenset are immutable: shared
+            closed=self.closed,
+            shown=self.shown,
+            log=fork_log(self.log),
+            pile_points=list(self.pile_points),
+        )
 
     # ------------------------------------------------------------------ play
     def _play(self, seat: int, action: SchnapsenAction) -> list[Event]:
-        # Exact types: cheaper than isinstance against the ABC, on the hot path.
+        # Exact types: cheaper than isinstance, on the hot path.
         if type(action) is Exchange:
             return self._exchange(seat, action.card)
         if type(action) is Close:

@@ -31,12 +31,26 @@ PARTNER: Final = {Card.parse(a + s): Card.parse(b + s) for s in SUITS for a, b i
 JACK: Final = {s: Card.parse("J" + s) for s in SUITS}
 
 
-@dataclass(frozen=True, slots=True)
+# The actions' methods are written out (see Action): compiled, a dataclass's generated methods
+# stay pure Python.
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(Action):
     """Play ``card``; ``marriage`` announces it with its partner (a lead only)."""
 
     card: Card
     marriage: bool = False
+
+    def __init__(self, card: Card, marriage: bool = False) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "marriage", marriage)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card is other.card and self.marriage == other.marriage
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.marriage))
 
     def to_data(self) -> dict[str, JSON]:
         # Kings and queens always say whether they announce, so the choice reads plainly.
@@ -48,11 +62,22 @@ class Play(Action):
         return self.card.code + ("+m" if self.marriage else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Exchange(Action):
     """Take the indicator for ``card``, the jack of trumps."""
 
     card: Card
+
+    def __init__(self, card: Card) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Exchange:
+            return NotImplemented
+        return self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
 
     def to_data(self) -> dict[str, JSON]:
         return {"exchange": self.card.code}
@@ -61,9 +86,20 @@ class Exchange(Action):
         return f"exchange {self.card.code}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Close(Action):
     """Close the talon: no more draws, strict play at once."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Close:
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
 
     def to_data(self) -> dict[str, JSON]:
         return {"close": True}

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from cardavia.games.cards import DECK_40, Card, codes, format_cards, parse_cards
+from cardavia.games.cards import COMPILED, DECK_40, Card, codes, format_cards, parse_cards
 from cardavia.games.chance import Chance, SeededChance
 from cardavia.games.engine import (
     JSON,
@@ -57,15 +57,25 @@ SETTEBELLO: Final = Card.parse("7D")
 AWARDS: Final = ("cards", "coins", "settebello", "primiera")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(Action):
     """Play ``card``, taking ``capture`` from the table (empty: nothing taken)."""
 
     card: Card
     capture: tuple[Card, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "capture", tuple(sorted(self.capture)))
+    # Written out (see Action): compiled, a dataclass's generated methods stay pure Python.
+    def __init__(self, card: Card, capture: tuple[Card, ...] = ()) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "capture", tuple(sorted(capture)))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card is other.card and self.capture == other.capture
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.capture))
 
     def to_data(self) -> dict[str, JSON]:
         return {"play": self.card.code, "capture": codes(self.capture)}
@@ -233,18 +243,35 @@ class ScopaState(State[Play]):
         return IllegalAction("wrong_capture", f"{card} cannot take {_describe([capture])}")
 
     def _copy(self) -> ScopaState:
-        new = object.__new__(ScopaState)
-        new.target, new.chance, new.deal = self.target, self.chance, self.deal
-        new.dealer, new.turn, new.last_capture = self.dealer, self.turn, self.last_capture
-        new.totals = list(self.totals)
-        new.hands = (list(self.hands[0]), list(self.hands[1]))
-        new.table = list(self.table)
-        new.stock = list(self.stock)
-        new.piles = (list(self.piles[0]), list(self.piles[1]))
-        new.scopas = list(self.scopas)
-        new.log = fork_log(self.log)
-        new._result = None
-        return new
+        if not COMPILED:  # the fastest copy in pure Python: blank, then filled
+            new = object.__new__(ScopaState)
+            new.target, new.chance, new.deal = self.target, self.chance, self.deal
+            new.dealer, new.turn, new.last_capture = self.dealer, self.turn, self.last_capture
+            new.totals = list(self.totals)
+            new.hands = (list(self.hands[0]), list(self.hands[1]))
+            new.table = list(self.table)
+            new.stock = list(self.stock)
+            new.piles = (list(self.piles[0]), list(self.piles[1]))
+            new.scopas = list(self.scopas)
+            new.log = fork_log(self.log)
+            new._result = None
+            return new
+        # compiled (setup.py), a state is made only through its constructor, a native call
+        return ScopaState(
+            target=self.target,
+            chance=self.chance,
+            deal=self.deal,
+            totals=list(self.totals),
+            dealer=self.dealer,
+            turn=self.turn,
+            hands=(list(self.hands[0]), list(self.hands[1])),
+            table=list(self.table),
+            stock=list(self.stock),
+            piles=(list(self.piles[0]), list(self.piles[1])),
+            scopas=list(self.scopas),
+            last_capture=self.last_capture,
+            log=fork_log(self.log),
+        )
 
     def _play(self, seat: int, action: Play) -> list[Event]:
         card = action.card
