@@ -24,9 +24,9 @@ three-frame echo for every game, one yardstick; a Dou Dizhu action sends its
 player four frames, the two bots' deltas among them).
 
 A server that cannot give the load a game's room (an older checkout without the
-game, the random bot or a field the load sends) is asked once, by one client,
-before its first run of that game: its refusal is printed and the game is
-skipped for that server, as is a game whose run counts no action at all. A
+game, the random bot or a field the load sends) says so to one client that asks
+for a room before each run: its refusal is printed and the game is skipped for
+that server from then on, as is a game whose run counts no action at all. A
 server that does not start is skipped for every game.
 
 ``--against`` may be given more than once: every server runs in turn in each
