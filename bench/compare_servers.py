@@ -53,9 +53,10 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import TypeVar, get_args
 
 import msgpack
 from websockets.asyncio.client import connect
@@ -253,12 +254,19 @@ def game_list(text: str) -> list[str]:
     return names
 
 
+_N = TypeVar("_N", int, float)
+
+
+def _parsed(text: str, parse: Callable[[str], _N], what: str) -> _N:
+    try:
+        return parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
 def at_least_one(text: str) -> int:
     """``--repeat``, ``--clients``, ``--nodes``: a whole number of one or more (none leaves no median)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _parsed(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value}: at least 1")
     return value
@@ -266,10 +274,7 @@ def at_least_one(text: str) -> int:
 
 def seconds(text: str) -> float:
     """``--seconds``: more than none (the rates divide by it)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _parsed(text, float, "a number")
     if not value > 0:  # NaN too
         raise argparse.ArgumentTypeError(f"{value}: more than 0")
     return value
