@@ -91,8 +91,7 @@ class FrontDoor:
         1013, a page answered 503), a few at a time; past those it is dropped unanswered.
         A trusted proxy's sockets are many clients': each is counted when it opens as a
         WebSocket, by the client address the proxy forwards."""
-        peer = wire.remote_address
-        host = peer[0] if peer else None
+        host = wire.peer_host
         if self._trusted_proxies and address_within(host, self._trusted_proxies):
             return True
         address = client_address(host, {}, ())
@@ -122,9 +121,9 @@ class FrontDoor:
         if wire.refused:
             self._refuse(wire, wire.address)
             return
-        peer = wire.remote_address
-        address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
-        if wire.address is None:  # through a trusted proxy: counted by the client it forwards
+        address = wire.address  # counted when its socket was accepted (``admit``)
+        if address is None:  # through a trusted proxy: counted now, by the client it forwards
+            address = client_address(wire.peer_host, request.headers, self._trusted_proxies)
             if not self._shared.limits.connect(address):
                 self._shared.metrics.limited.labels("connections").inc()
                 self._refuse(wire, address)
@@ -160,8 +159,7 @@ class FrontDoor:
                 return wire.respond(HTTPStatus.OK, "ready\n")
             return wire.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: lobby_unavailable\n")
         if path == "/metrics":
-            peer = wire.remote_address
-            if self._metrics_allow and not address_within(peer[0] if peer else None, self._metrics_allow):
+            if self._metrics_allow and not address_within(wire.peer_host, self._metrics_allow):
                 return wire.respond(HTTPStatus.FORBIDDEN, "forbidden: /metrics is not open to your address\n")
             self._refresh_gauges()
             body = self._shared.metrics.render().decode()
@@ -187,8 +185,7 @@ class FrontDoor:
         reason = origin_refusal(origins, hosts[0] if len(hosts) == 1 else None, self._allowed_origins, nodes)
         if reason is None:
             return None
-        peer = wire.remote_address
-        address = client_address(peer[0] if peer else None, request.headers, self._trusted_proxies)
+        address = client_address(wire.peer_host, request.headers, self._trusted_proxies)
         self._shared.metrics.origin_refused.inc()
         shown = ", ".join(origins)[:200]  # written by the client: bounded, quoted by the log format
         log.info("event=refused reason=origin origin=%s address=%s", shown, address)

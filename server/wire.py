@@ -356,6 +356,12 @@ class Wire(asyncio.Protocol):
         peer = self.transport.get_extra_info("peername") if self.transport is not None else None
         return peer if isinstance(peer, tuple) else None
 
+    @property
+    def peer_host(self) -> str | None:
+        """The connecting address alone (the peer's, never a forwarded one), if it can be read."""
+        peer = self.remote_address
+        return peer[0] if peer else None
+
     def __repr__(self) -> str:
         return f"<Wire {self.remote_address} {self.protocol.state.name}>"
 
