@@ -196,6 +196,18 @@ class BriscolaState(State[Play]):
             "result": self._result.to_data() if self._result else None,
         }
 
+    def view_update(self, seat: int | None, events: list[Event]) -> View | None:
+        if len(events) != 1:  # a trick's end: points, piles, stock and both hands change
+            return None
+        fields: View = {}
+        if seat is not None and seat == events[0]["seat"]:  # only the mover's hand changed
+            fields["hand"] = codes(self.hands[seat])
+        fields["hand_counts"] = [len(h) for h in self.hands]
+        fields["trick"] = codes(self.trick)
+        fields["to_move"] = self.to_move
+        fields["history"] = self.history()
+        return fields
+
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         hidden = {c for c in self.stock if c is not self.trump}
         for other in (0, 1):

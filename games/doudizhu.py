@@ -421,11 +421,6 @@ class DouDizhuState(State[DdzAction]):
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> View:
         last = next((d.score for d in reversed(self.log) if d.score is not None), None)
-        table = self.table and {
-            "seat": self.table_seat,
-            "combo": self.table[0],
-            "cards": codes(self.table_cards),
-        }
         view: View = {"game": "doudizhu", "seat": seat, "phase": self.phase, "deal": self.deal + 1}
         view |= {key: getattr(self, key) for key in _VIEW_NUMBERS}
         return view | {
@@ -433,7 +428,7 @@ class DouDizhuState(State[DdzAction]):
             "kitty": codes(self.kitty) if self.landlord is not None else None,
             "hand": codes(self.hands[seat]) if seat is not None else None,
             "hand_counts": [len(h) for h in self.hands],
-            "table": table,
+            "table": self.view_table(),
             "plays": list(self.plays),
             "played": [codes(p) for p in self.played],
             "history": self.history(),
@@ -441,6 +436,37 @@ class DouDizhuState(State[DdzAction]):
             "last_deal": last,
             "to_move": self.to_move,
             "result": self._result.to_data() if self._result else None,
+        }
+
+    def view_update(self, seat: int | None, events: list[Event]) -> View | None:
+        first = events[0]
+        kind = first["type"]
+        if len(events) > 1 and events[1]["type"] != "round_over":  # an auction's or a deal's end
+            return None
+        fields: View = {"passes": self.passes} if kind != "bid" else {"bid": self.bid}
+        if kind == "play":
+            fields |= {"multiplier": self.multiplier, "bombs": self.bombs, "rockets": self.rockets}
+        if kind == "bid":
+            fields["bids"] = [{"seat": (self.dealer + i) % 3, "bid": b} for i, b in enumerate(self.bids)]
+        if kind == "play" and seat == first["seat"]:
+            fields["hand"] = codes(self.hands[first["seat"]])
+        if kind == "play":
+            fields["hand_counts"] = [len(h) for h in self.hands]
+        if kind != "bid":
+            fields["table"] = self.view_table()
+        if kind == "play":
+            fields["plays"] = list(self.plays)
+            fields["played"] = [codes(p) for p in self.played]
+        fields["history"] = self.history()
+        fields["to_move"] = self.to_move
+        return fields
+
+    def view_table(self) -> JSON:
+        """The combination to beat, as views show it (None when the lead is free)."""
+        return self.table and {
+            "seat": self.table_seat,
+            "combo": self.table[0],
+            "cards": codes(self.table_cards),
         }
 
     def secret_cards(self, seat: int | None) -> frozenset[Card]:

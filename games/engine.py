@@ -206,6 +206,19 @@ class State(Generic[A]):
         """What ``seat`` may know, as plain data; ``None`` for a spectator."""
         raise NotImplementedError(f"{type(self).__name__} lacks view")
 
+    def view_update(self, seat: int | None, events: list[Event]) -> View | None:
+        """The fields of ``view(seat)`` that the move which made this state may have changed.
+
+        ``events`` are what that move's ``apply`` returned. The answer maps each such
+        field to its value here, in the order ``view`` gives its fields, and leaves out
+        every field the move cannot change; ``None`` means the game does not narrow these
+        events, and the whole view is to be built. Why: a server sends every player a
+        delta after every move, and building and diffing whole views was most of a
+        move's cost there. The whole view stays the reference: the previous state's view
+        with these fields set is this state's view (tests hold every game to it).
+        """
+        return None
+
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         """Cards whose identity or place ``seat`` may not know (hands, stock order)."""
         raise NotImplementedError(f"{type(self).__name__} lacks secret_cards")

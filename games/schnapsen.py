@@ -452,10 +452,7 @@ class SchnapsenState(State[SchnapsenAction]):
             "trick": codes(self.trick),
             "tricks": [len(self.won[0]) // 2, len(self.won[1]) // 2],
             "won": [codes(w) for w in self.won],
-            "marriages": [
-                {"seat": s, "suit": suit, "points": marriage_value(suit, self.trump)}
-                for s, suit in self.marriages
-            ],
+            "marriages": self.view_marriages(),
             "card_points": list(self.pile_points),
             "points": [self.points(0), self.points(1)],
             "pending": self.pending(seat) if seat is not None else None,
@@ -463,6 +460,42 @@ class SchnapsenState(State[SchnapsenAction]):
             "history": self.history(),
             "result": self._result.to_data() if self._result else None,
         }
+
+    def view_update(self, seat: int | None, events: list[Event]) -> View | None:
+        kinds = [e["type"] for e in events]
+        if "deal_end" in kinds or kinds[-1] in ("close", "exchange"):  # rarer moves: the whole view
+            return None
+        taken = "trick" in kinds  # else a card led, perhaps with a marriage
+        fields: View = {"to_move": self.to_move}
+        if taken:
+            fields["leader"] = self.leader
+        if seat is not None and (taken or seat == events[-1]["seat"]):  # the mover's hand, or draws
+            fields["hand"] = codes(self.hands[seat])
+        fields["hand_counts"] = [len(h) for h in self.hands]
+        fields["shown"] = [[c.code for c in h if c in self.shown] for h in self.hands]
+        if "draw" in kinds:
+            fields["indicator"] = self.talon[-1].code if self.talon else None
+            fields["talon"] = len(self.talon)
+            fields["strict"] = self.strict
+        fields["trick"] = codes(self.trick)
+        if taken:
+            fields["tricks"] = [len(self.won[0]) // 2, len(self.won[1]) // 2]
+            fields["won"] = [codes(w) for w in self.won]
+            fields["card_points"] = list(self.pile_points)
+        if taken or kinds[0] == "marriage":
+            if not taken:
+                fields["marriages"] = self.view_marriages()
+            fields["points"] = [self.points(0), self.points(1)]
+            fields["pending"] = self.pending(seat) if seat is not None else None
+        fields["history"] = self.history()
+        return fields
+
+    def view_marriages(self) -> list[JSON]:
+        """The marriages announced in this deal, as views show them."""
+        return [
+            {"seat": s, "suit": suit, "points": marriage_value(suit, self.trump)}
+            for s, suit in self.marriages
+        ]
 
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         hidden = set(self.talon[:-1])

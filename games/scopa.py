@@ -385,6 +385,25 @@ class ScopaState(State[Play]):
             "result": self._result.to_data() if self._result else None,
         }
 
+    def view_update(self, seat: int | None, events: list[Event]) -> View | None:
+        kinds = [e["type"] for e in events]
+        if kinds[-1] not in ("play", "capture", "scopa", "deal_round"):  # a deal's end: most fields change
+            return None
+        dealt = kinds[-1] == "deal_round"
+        fields: View = {"to_move": self.to_move}
+        if seat is not None and (dealt or seat == events[0]["seat"]):  # the mover's hand, or new hands
+            fields["hand"] = codes(self.hands[seat])
+        fields["hand_counts"] = [len(h) for h in self.hands]
+        fields["table"] = codes(self.table)
+        if dealt:
+            fields["stock"] = len(self.stock)
+        if "capture" in kinds:
+            fields["captured"] = [codes(p) for p in self.piles]
+            fields["scopas"] = list(self.scopas)
+            fields["last_capture"] = self.last_capture
+        fields["history"] = self.history()
+        return fields
+
     def secret_cards(self, seat: int | None) -> frozenset[Card]:
         hidden = set(self.stock)
         for other in (0, 1):

@@ -58,12 +58,28 @@ def diff(old: Any, new: Any) -> list[Any]:
     return ops
 
 
+def diff_fields(old: dict[str, Any], fields: dict[str, Any]) -> list[Any]:
+    """The ops ``diff(old, old | fields)`` gives, looking only at ``fields``.
+
+    For a sender that knows which of a view's fields a move may have changed
+    (``State.view_update``): every other field is taken to be unchanged and is
+    neither built nor compared. ``fields`` are keys ``old`` has, in the order
+    ``old`` has them, as the whole view's diff would meet them; a key ``old``
+    lacks is a ``KeyError``.
+    """
+    ops: list[Any] = []
+    _diff_top(old, fields, ops)
+    return ops
+
+
 def _diff_top(old: dict[str, Any], new: dict[str, Any], ops: list[Any]) -> None:
     """A view that kept its keys: the fields set whole go in one ``set several`` op when shorter.
 
-    Each names a different field, so the order of the ops does not matter.
+    ``new`` holds every key of ``old`` or, from ``diff_fields``, some of them in
+    the same order. Each names a different field, so the order of the ops does
+    not matter.
     """
-    positions = _key_positions(new)
+    positions = _key_positions(old)
     pairs: list[Any] = []
     for key, value in new.items():
         before = old[key]
@@ -339,22 +355,38 @@ class Recipient:
     """The server side of one recipient's view stream: its last view and sequence number.
 
     ``snapshot`` restarts the stream (first join, resync); ``update`` returns
-    the ops from the last view to the new one and advances ``seq``.
+    the ops from the last view to the new one and advances ``seq``; ``patch``
+    does the same from only the fields a move changed. ``mark`` is the sender's
+    name for the position the last view shows (the room's version), so it can
+    tell whether a move's changed fields apply to it.
     """
 
     seq: int = 0
     view: Any = field(default=None)
+    mark: int | None = None
 
-    def snapshot(self, view: Any) -> int:
+    def snapshot(self, view: Any, mark: int | None = None) -> int:
         self.seq += 1
-        self.view = view
+        self.view, self.mark = view, mark
         return self.seq
 
-    def update(self, view: Any) -> tuple[int, list[Any]] | None:
+    def update(self, view: Any, mark: int | None = None) -> tuple[int, list[Any]] | None:
         """(seq, ops), or None when the view did not change."""
+        self.mark = mark
         ops = diff(self.view, view)
         if not ops:
             return None
         self.seq += 1
         self.view = view
+        return self.seq, ops
+
+    def patch(self, fields: dict[str, Any], mark: int | None = None) -> tuple[int, list[Any]] | None:
+        """``update`` to the last view with ``fields`` set (see ``diff_fields``)."""
+        old = self.view
+        ops = diff_fields(old, fields)
+        self.mark = mark
+        if not ops:
+            return None
+        self.seq += 1
+        self.view = old | fields
         return self.seq, ops

@@ -358,15 +358,14 @@ class Room:
         for index, slot in enumerate(self.seats):
             if slot.kind == "bot":
                 continue  # nobody reads a bot seat's stream: its bot is handed a fresh view
-            update = slot.recipient.update(self.state.view(index))
+            update = self._next_delta(slot.recipient, index, events)
             if update:
                 frame = encode_delta(update[0], update[1], events)
                 slot.recent.append((update[0], frame))
                 if slot.conn is not None:
                     slot.conn.send(frame)
-        public = self.state.view(None) if self.spectators else None
         for conn, recipient in self.spectators.items():
-            update = recipient.update(public)
+            update = self._next_delta(recipient, None, events)
             if update:
                 conn.send(encode_delta(update[0], update[1], events))
         for event in events:
@@ -379,6 +378,19 @@ class Room:
                 )
                 for conn in self.connected():
                     conn.send(result)
+
+    def _next_delta(
+        self, recipient: Recipient, seat: int | None, events: list[Event]
+    ) -> tuple[int, list[Any]] | None:
+        """A recipient's delta for the move just applied: from the fields the move changed
+        (``State.view_update``) when its last view shows the position before the move, as it
+        does unless the seat was a bot's meanwhile; else from the whole view. Same bytes."""
+        assert self.state is not None
+        if recipient.mark == self.version - 1:
+            fields = self.state.view_update(seat, events)
+            if fields is not None:
+                return recipient.patch(fields, self.version)
+        return recipient.update(self.state.view(seat), self.version)
 
     def _turn_started(self) -> None:
         assert self.state is not None
@@ -616,7 +628,7 @@ class Room:
         self.entry.state = "playing"
         now = time.monotonic()
         for index, slot in enumerate(self.seats):
-            slot.recipient.snapshot(state.view(index))
+            slot.recipient.snapshot(state.view(index), self.version)
             if slot.kind == "human":
                 slot.dropped_at = now
                 self._spawn(self._grace_expiry(index, now))
@@ -655,7 +667,7 @@ class Room:
         else:
             assert conn is not None
             recipient = self.spectators.setdefault(conn, Recipient())
-        seq = recipient.snapshot(view)
+        seq = recipient.snapshot(view, self.version if self.state is not None else None)
         if conn is not None:
             conn.send(m.Snapshot(room=self.info(), seat=seat, seq=seq, view=view))
 

@@ -15,7 +15,7 @@ from cardavia.games.registry import GAMES
 from cardavia.protocol import messages as m
 from cardavia.protocol.client import ViewStore
 from cardavia.protocol.codec import decode_server, encode, encode_delta, encode_your_turn
-from cardavia.protocol.delta import ADD, ROWS, Recipient, apply, diff
+from cardavia.protocol.delta import ADD, ROWS, Recipient, apply, diff, diff_fields
 from cardavia.protocol.errors import ProtocolError
 from cardavia.protocol.examples import SERVER_EXAMPLES
 
@@ -47,6 +47,33 @@ def test_a_map_that_keeps_its_keys_round_trips(old: dict[str, Any], data: st.Dat
     new = {k: data.draw(json_values) if data.draw(st.booleans()) else v for k, v in old.items()}
     ops = diff(old, new)
     assert apply(old, ops) == new
+
+
+@given(st.dictionaries(st.text(max_size=3), json_values, min_size=1, max_size=8), st.data())
+def test_diff_fields_gives_the_whole_diffs_ops_when_the_other_fields_kept_their_values(
+    old: dict[str, Any], data: st.DataObject
+) -> None:
+    """A sender that names the changed fields (in the view's order) gets the same ops, byte for
+    byte, as the diff of the whole new view; fields named but unchanged cost nothing."""
+    named = [k for k in old if data.draw(st.booleans())]
+    fields = {k: data.draw(json_values) if data.draw(st.booleans()) else old[k] for k in named}
+    new = old | fields
+    assert encode_delta(1, diff_fields(old, fields), []) == encode_delta(1, diff(old, new), [])
+
+
+def test_recipient_patch_sends_what_update_would_and_keeps_the_merged_view() -> None:
+    view = {"hand": ["Ac", "2d"], "to_move": 0, "history": [{"seat": 1, "play": "3h"}], "stock": 10}
+    by_view, by_fields = Recipient(), Recipient()
+    by_view.snapshot(view, 4)
+    by_fields.snapshot(view, 4)
+    after = {**view, "hand": ["Ac"], "to_move": 1, "history": [*view["history"], {"seat": 0, "play": "2d"}]}
+    fields = {k: after[k] for k in ("hand", "to_move", "history")}
+    assert by_fields.patch(fields, 5) == by_view.update(after, 5)
+    assert (by_fields.view, by_fields.seq, by_fields.mark) == (after, 2, 5)
+    assert by_fields.patch({"to_move": 1}, 6) is None  # nothing changed: no delta, the seq stays
+    assert (by_fields.seq, by_fields.mark) == (2, 6)
+    with pytest.raises(KeyError):  # a field the view lacks is the sender's mistake, never a guess
+        by_fields.patch({"peek": "Ac"}, 7)
 
 
 entry_values = st.none() | st.booleans() | st.integers(0, 300) | st.text(max_size=3) | st.lists(st.text())

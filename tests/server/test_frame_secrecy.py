@@ -523,6 +523,7 @@ async def test_a_view_that_shows_one_hidden_card_is_caught(monkeypatch: pytest.M
         return view
 
     monkeypatch.setattr(BriscolaState, "view", leaky)
+    monkeypatch.setattr(BriscolaState, "view_update", State.view_update)  # every delta from the leaky view
     table = await _one(plan("briscola", 0))
     assert table.problems, "a leaked card went unnoticed"
     first = table.problems[0]

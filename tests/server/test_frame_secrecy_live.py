@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.games.briscola import BriscolaState
-from cardavia.games.engine import View
+from cardavia.games.engine import State, View
 from tests.server.live_frames import (
     FIRST_GAMES,
     Wire,
@@ -67,6 +67,7 @@ async def test_a_hidden_card_in_a_live_frame_is_caught(
         return {**view, "peek": hidden[0].code} if len(self.history()) >= 3 and hidden else view
 
     monkeypatch.setattr(BriscolaState, "view", leaky)
+    monkeypatch.setattr(BriscolaState, "view_update", State.view_update)  # every delta from the leaky view
     async with own_server(tmp_path, grace_seconds=5.0) as (_server, url):
         await play_room(wire, url, "briscola", 0)
     first = wire.problems[0]
