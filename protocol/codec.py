@@ -11,6 +11,7 @@ import contextlib
 from typing import Any, Final, TypeVar
 
 import msgpack
+import msgspec
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from cardavia.protocol.errors import ProtocolError
@@ -94,8 +95,20 @@ def encode_your_turn(seq: int, legal: list[dict[str, Any]], deadline: float | No
     return pack({"type": "your_turn", "seq": seq, "legal": legal, "deadline": deadline})
 
 
+_ENCODER: Final = msgspec.msgpack.Encoder()
+"""One encoder for every frame: it holds only its settings, so reusing it is safe and saves the
+setup each call would make."""
+
+
 def pack(data: Any) -> bytes:
-    return msgpack.packb(data, use_bin_type=True)
+    """``data`` as msgpack: for the plain values frames hold (maps, lists, str, bytes, int, float,
+    bool, None) the very bytes ``msgpack.packb(data, use_bin_type=True)`` writes, which clients and
+    the golden frames expect (tests/protocol/test_codec_bytes.py checks it). msgspec's encoder takes
+    a third of msgpack's time on the server's deltas (BENCHMARKS.md, "Protocol: codec time").
+
+    Unlike msgpack it also writes sets, dataclasses, enums and datetimes instead of refusing them,
+    and refuses subclasses of str and float; a frame holds none of these."""
+    return _ENCODER.encode(data)
 
 
 def unpack_frame(
