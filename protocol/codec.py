@@ -104,7 +104,7 @@ def pack(data: Any) -> bytes:
     """``data`` as msgpack: for the plain values frames hold (maps, lists, str, bytes, int, float,
     bool, None) the very bytes ``msgpack.packb(data, use_bin_type=True)`` writes, which clients and
     the golden frames expect (tests/protocol/test_codec_bytes.py checks it). msgspec's encoder takes
-    a third of msgpack's time on the server's deltas (BENCHMARKS.md, "Protocol: codec time").
+    a quarter of msgpack's time on the server's deltas (BENCHMARKS.md, "Protocol: codec time").
 
     Unlike msgpack it also writes sets, dataclasses, enums and datetimes instead of refusing them,
     and refuses subclasses of str and float; a frame holds none of these."""
