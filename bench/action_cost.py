@@ -13,7 +13,11 @@ played that way, so every stage is timed on the inputs the server really
 meets. The stages are those the checkout's room runs: where it has
 `encode_your_turn`, `your_turn` is packed from plain data and a move among
 the turn's listed moves is applied without a second check; an earlier
-checkout builds the `YourTurn` model and checks every move. The whole replay
+checkout builds the `YourTurn` model and checks every move. Where the engines
+have `State.view_update`, the person's delta is made from the fields the move
+changed, as the room makes it ("view" then times `view_update`, "diff" the
+`Recipient.patch`); `--whole-views` builds and diffs whole views instead, to
+measure that change alone (the real room's line always runs the room's way). The whole replay
 runs `--repeat` times; each stage's median over the runs is divided by the
 number of actions. Stages are called through
 the package's public functions (the engines' `apply`/`legal_actions`/`view`,
@@ -82,7 +86,7 @@ class Costs:
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STAGES, 0))
 
 
-def replay(game_id: str, games: int) -> Costs:
+def replay(game_id: str, games: int, *, whole_views: bool = False) -> Costs:
     """Play ``games`` seeded games as a room would, timing each stage where it runs.
 
     The stages run in the room's order on the room's inputs, so whatever an engine
@@ -91,6 +95,7 @@ def replay(game_id: str, games: int) -> Costs:
     replay meets the same positions.
     """
     game = GAMES[game_id]
+    narrowed = hasattr(State, "view_update") and not whole_views  # the room's way, where it has it
     costs = Costs()
     seconds, calls = costs.seconds, costs.calls
     clock = time.perf_counter
@@ -141,10 +146,12 @@ def replay(game_id: str, games: int) -> Costs:
                 state, events = state.apply(action, seat=seat)
             lap("apply", started)
             started = clock()
-            new_view = state.view(PERSON)
+            fields = state.view_update(PERSON, events) if narrowed else None
+            if fields is None:
+                new_view = state.view(PERSON)
             lap("view", started)
             started = clock()
-            update = stream.update(new_view)
+            update = stream.update(new_view) if fields is None else stream.patch(fields)
             lap("diff (Recipient.update)", started)
             if update:
                 started = clock()
@@ -153,9 +160,11 @@ def replay(game_id: str, games: int) -> Costs:
     return costs
 
 
-def stage_costs(game_id: str, games: int, repeat: int) -> tuple[int, list[tuple[str, int, float]]]:
+def stage_costs(
+    game_id: str, games: int, repeat: int, *, whole_views: bool = False
+) -> tuple[int, list[tuple[str, int, float]]]:
     """(actions, [(stage, calls per 100 actions, median seconds per action)])."""
-    runs = [replay(game_id, games) for _ in range(repeat)]
+    runs = [replay(game_id, games, whole_views=whole_views) for _ in range(repeat)]
     actions = runs[0].actions
     rows = []
     for stage in STAGES:
@@ -241,12 +250,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="seeded games of each game (default 30)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs of each stage (default 5)")
     parser.add_argument("--game", action="append", choices=GAME_IDS, help="only these games")
+    parser.add_argument(
+        "--whole-views",
+        action="store_true",
+        help="the stages build and diff whole views even where the engine names a move's changed fields",
+    )
     args = parser.parse_args()
     games = args.game or GAME_IDS
     print("µs per action (one person's move and the bot replies up to the person's next turn);")
     print("calls: how often the stage runs per 100 actions\n")
     for game_id in games:
-        played, rows = stage_costs(game_id, args.games, args.repeat)
+        played, rows = stage_costs(game_id, args.games, args.repeat, whole_views=args.whole_views)
         actions, cpu = asyncio.run(_room_games(game_id, args.games))
         total = sum(seconds for _, _, seconds in rows)
         print(f"### {game_id}: {played} actions over {args.games} games\n")

@@ -197,14 +197,23 @@ class BriscolaState(State[Play]):
         }
 
     def view_update(self, seat: int | None, events: list[Event]) -> View | None:
-        if len(events) != 1:  # a trick's end: points, piles, stock and both hands change
+        if events[-1]["type"] == "game_over":  # the result, and nothing left to narrow
             return None
+        taken = len(events) > 1  # the trick's second card: the trick is taken and both draw
         fields: View = {}
-        if seat is not None and seat == events[0]["seat"]:  # only the mover's hand changed
+        if seat is not None and (taken or seat == events[0]["seat"]):  # the mover's hand, or draws
             fields["hand"] = codes(self.hands[seat])
         fields["hand_counts"] = [len(h) for h in self.hands]
+        if taken:
+            fields |= {"trump_in_stock": bool(self.stock), "stock": len(self.stock), "leader": self.leader}
         fields["trick"] = codes(self.trick)
         fields["to_move"] = self.to_move
+        if taken:
+            fields |= {
+                "points": list(self.points),
+                "tricks": self.tricks,
+                "won": [codes(w) for w in self.won],
+            }
         fields["history"] = self.history()
         return fields
 
