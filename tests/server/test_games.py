@@ -71,3 +71,32 @@ async def test_two_humans_in_one_room(server: CardaviaServer, url: str, game: st
     assert kinds.count("human") == 2
     await anna.ws.close()
     await bo.ws.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_most_deltas_are_made_from_the_fields_a_move_changed(
+    server: CardaviaServer, url: str, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room narrows a move's delta with ``State.view_update`` whenever the player's last
+    view is of the position before the move; the player still ends on the engine's own view."""
+    state_class = type(GAMES[game].new(None, "probe"))
+    narrowed = []
+    named = state_class.view_update
+
+    def counted(self: Any, seat: int | None, events: list[Any]) -> Any:
+        fields = named(self, seat, events)
+        narrowed.append(fields is not None)
+        return fields
+
+    monkeypatch.setattr(state_class, "view_update", counted)
+    anna = await client(url)
+    await anna.hello()
+    await anna.send(anna.req.play_now(game, "random"))
+    await anna.play_until_over(random.Random(4))
+    deltas = [x for x in anna.received if isinstance(x, m.Delta)]
+    assert deltas
+    assert sum(narrowed) >= 0.8 * len(deltas), (sum(narrowed), len(deltas))
+    room = next(iter(server.rooms.values()))
+    assert room.state is not None
+    assert anna.store.view == room.state.view(0)
+    await anna.ws.close()
