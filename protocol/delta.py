@@ -44,6 +44,8 @@ from cardavia.protocol.errors import ProtocolError
 SET, DELETE, ADD, REMOVE, ROWS, SETS = 0, 1, 2, 3, 4, 5
 MAX_BACK: Final = 8
 """How far back an added row looks for an element with the same keys."""
+_CONTAINERS: Final = (dict, list)
+"""For ``isinstance``: a tuple, where ``dict | list`` would build a union object at every call."""
 
 _shapes: dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, int]]] = {}
 
@@ -86,9 +88,9 @@ def _diff_top(old: dict[str, Any], new: dict[str, Any], ops: list[Any]) -> None:
         if before is value or (before == value and type(before) is type(value)):
             continue  # the common case, decided without a call
         step = positions[key]
-        if isinstance(value, dict | list) and type(before) is type(value):
+        if isinstance(value, _CONTAINERS) and type(before) is type(value):
             start = len(ops)
-            _diff(before, value, [step], ops)
+            _changed(before, value, [step], ops)
             if len(ops) - start == 3 and ops[start] == SET and ops[start + 1] == step:
                 pairs += (step, ops[start + 2])
                 del ops[start:]
@@ -104,6 +106,11 @@ def _diff_top(old: dict[str, Any], new: dict[str, Any], ops: list[Any]) -> None:
 def _diff(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
     if old == new and type(old) is type(new):
         return
+    _changed(old, new, path, ops)
+
+
+def _changed(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
+    """``_diff`` of two values already known to differ (compared once, not twice)."""
     if isinstance(old, dict) and isinstance(new, dict):
         if old.keys() == new.keys():
             positions = _key_positions(new)
@@ -111,7 +118,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
                 before = old[key]
                 if before is value or (before == value and type(before) is type(value)):
                     continue  # the common case, decided without a call
-                _diff(before, value, [*path, positions[key]], ops)
+                _changed(before, value, [*path, positions[key]], ops)
             return
         for key in old:
             if key not in new:
@@ -141,9 +148,14 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Any]) -> None:
 def _same_length_lists(old: list[Any], new: list[Any], path: list[Any], ops: list[Any]) -> bool:
     """Element-wise ops for a list that kept its length, when cheaper than setting it whole."""
     size = len(new)
-    if size < 3 and not isinstance(new[0], dict | list) and not isinstance(new[-1], dict | list):
+    if size < 3 and not isinstance(new[0], _CONTAINERS) and not isinstance(new[-1], _CONTAINERS):
         return False  # two scalars: setting one costs as much as setting both
-    if any(isinstance(v, dict | list) for v in new):
+    nested = False
+    for value in new:  # a loop, not ``any`` over a generator: this runs for every short list
+        if isinstance(value, _CONTAINERS):
+            nested = True
+            break
+    if nested:
         inner: list[Any] = []
         for index, (a, b) in enumerate(zip(old, new, strict=True)):
             _diff(a, b, [*path, index], inner)
@@ -267,7 +279,7 @@ def _child(parent: Any, step: Any, copied: set[int]) -> Any:
     """The child ``step`` names, copied first unless this ``apply`` made it."""
     key = _key(parent, step)
     child = parent[key]
-    if id(child) not in copied and isinstance(child, dict | list):
+    if id(child) not in copied and isinstance(child, _CONTAINERS):
         child = _own(child, copied)
         parent[key] = child
     return child
@@ -285,7 +297,7 @@ def _apply_op(root: Any, kind: Any, path: Any, arg: Any, copied: set[int]) -> An
             return arg
         raise ProtocolError("bad_frame", "a delete op needs a path")
     try:
-        if not isinstance(root, dict | list):
+        if not isinstance(root, _CONTAINERS):
             raise TypeError("the view holds no maps or lists")
         if id(root) not in copied:  # a whole new view set by an earlier op
             root = _own(root, copied)
@@ -324,7 +336,7 @@ def _apply_op(root: Any, kind: Any, path: Any, arg: Any, copied: set[int]) -> An
 
 
 def _set_several(target: Any, pairs: list[Any]) -> None:
-    if not isinstance(target, dict | list) or len(pairs) % 2:
+    if not isinstance(target, _CONTAINERS) or len(pairs) % 2:
         raise TypeError("set several takes step, value pairs under a map or list")
     steps, values = pairs[::2], pairs[1::2]
     if isinstance(target, dict) and all(type(step) is int for step in steps):
