@@ -21,7 +21,11 @@ its microseconds per action, actions per second of server CPU (a core's
 worth), that rate against the first ``--against`` server's in the same game,
 and the actions per second against the echo's round trips per second (the
 three-frame echo for every game, one yardstick; a Dou Dizhu action sends its
-player four frames, the two bots' deltas among them).
+player four frames, the two bots' deltas among them). The two ratios are
+taken within each repetition (its servers back to back, its own echo) before
+the median: the machine's speed can move twofold between repetitions, and a
+ratio of two medians from different moments would carry that. Then every two
+servers are compared game by game, with each repetition's ratio.
 
 A server that cannot give the load a game's room (an older checkout without the
 game, the random bot or a field the load sends) says so to one client that asks
@@ -334,9 +338,17 @@ def report(
     runs: dict[tuple[str, str], list[Run]],
     skipped: dict[tuple[str, str], str],
     names: list[str],
-    echo_rate: float,
+    echoes: list[float],
 ) -> None:
-    """The table of medians, a row per game and server, then each other server against this one."""
+    """The table of medians, a row per game and server, then every two servers paired.
+
+    The machine's own speed moves between repetitions (the echo's rate by up to twofold within
+    one run), so the figures that compare are taken within a repetition first: a server's share
+    of the echo is its rate over that repetition's echo, two servers' ratio is that of their runs
+    back to back in one repetition; the medians are of those. A server's list of runs holds its
+    first repetitions in order (a skip ends it), so it pairs with the echoes and the other lists
+    index by index.
+    """
     base = names[1] if len(names) > 1 else None
     against = f"per core against {base}" if base else "per core against the first --against"
     print(
@@ -346,31 +358,39 @@ def report(
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     median = statistics.median
     for game in games:
-        base_core = median(r.per_core for r in runs[base, game]) if base and runs[base, game] else None
         for name in names:
             group = runs[name, game]
             if (name, game) in skipped or not group:
                 print(f"| {game} | {name} | skipped: {skipped.get((name, game), 'no run')} | | | | | | | |")
                 continue
             rate, per_core = median(r.rate for r in group), median(r.per_core for r in group)
-            ratio = f"{per_core / base_core:.2f}" if base_core else ""
+            paired = _paired(group, runs[base, game]) if base and name != base else []
+            ratio = f"{median(paired):.2f}" if paired else ("1.00" if name == base else "")
+            share = median(r.rate / echo for r, echo in zip(group, echoes, strict=False))
             print(
                 f"| {game} | {name} | {rate:,.0f} | {median(r.cpu for r in group):.2f} "
                 f"| {1e6 / per_core:,.0f} | {per_core:,.0f} | {ratio} "
                 f"| {median(r.p50 for r in group) * 1e3:.1f} | {median(r.p99 for r in group) * 1e3:.1f} "
-                f"| {rate / echo_rate:.0%} |"
+                f"| {share:.0%} |"
             )
-    print(f"| | three-frame echo | {echo_rate:,.0f} round trips/s | | | | | | | |")
-    ours = names[0]
+    print(
+        f"| | three-frame echo | {median(echoes):,.0f} round trips/s "
+        f"(from {min(echoes):,.0f} to {max(echoes):,.0f}) | | | | | | | |"
+    )
     for game in games:
-        for name in names[1:]:
-            mine, theirs = runs[ours, game], runs[name, game]
-            if (ours, game) in skipped or (name, game) in skipped or not mine:
-                continue  # a game skipped on either side: no pairs (the two lists are equal otherwise)
-            times = median(r.per_core for r in mine) / median(r.per_core for r in theirs)
-            each = ", ".join(f"{a.per_core / b.per_core:.2f}" for a, b in zip(mine, theirs, strict=True))
-            print(f"\n{game}, actions/s per core, {ours} against {name}: {times:.2f} times")
-            print(f"  (each repetition: {each})")
+        for number, name in enumerate(names):
+            for other in names[number + 1 :]:
+                paired = _paired(runs[name, game], runs[other, game])
+                if not paired:
+                    continue  # a game skipped on either side from the start: nothing to pair
+                each = ", ".join(f"{ratio:.2f}" for ratio in paired)
+                print(f"\n{game}, actions/s per core, {name} against {other}: {median(paired):.2f} times")
+                print(f"  (each repetition: {each})")
+
+
+def _paired(mine: list[Run], theirs: list[Run]) -> list[float]:
+    """Each repetition's ratio of actions per core, over the repetitions both servers ran."""
+    return [a.per_core / b.per_core for a, b in zip(mine, theirs, strict=False)]
 
 
 def main() -> None:
@@ -412,7 +432,7 @@ def main() -> None:
         echoes.append(echo(args))
         print(f"  {repetition + 1}. three-frame echo: {echoes[-1]:,.0f} round trips/s", flush=True)
     print()
-    report(args.games, runs, skipped, list(codes), statistics.median(echoes))
+    report(args.games, runs, skipped, list(codes), echoes)
 
 
 if __name__ == "__main__":
