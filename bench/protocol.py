@@ -72,6 +72,14 @@ def codec_times(repeat: int) -> list[tuple[str, int, float]]:
     return rows
 
 
+def _streams(state: State[Any]) -> dict[int | None, Recipient]:
+    """A view stream started at ``state`` for every seat and a spectator (``None``), as a room keeps."""
+    senders: dict[int | None, Recipient] = {seat: Recipient() for seat in [*range(state.seats), None]}
+    for seat, sender in senders.items():
+        sender.snapshot(state.view(seat))
+    return senders
+
+
 def delta_sizes(game_id: str, games: int) -> tuple[list[int], list[int], list[int]]:
     """Sizes of (delta frames, the same with the action's public events, full-view snapshots)."""
     game = GAMES[game_id]
@@ -81,10 +89,8 @@ def delta_sizes(game_id: str, games: int) -> tuple[list[int], list[int], list[in
     for number in range(games):
         rng = random.Random(number)
         state: State[Any] = game.new(None, f"bench/{number}")
-        audience = [*range(game.players), None]
-        senders = {r: Recipient() for r in audience}
-        for r in audience:
-            senders[r].snapshot(state.view(r))
+        senders = _streams(state)
+        audience = list(senders)
         while (seat := state.to_move) is not None:
             legal = state.legal_actions(seat)
             state, events = state.apply(legal[rng.randrange(len(legal))], seat=seat)
@@ -110,10 +116,8 @@ def real_frames(games: int) -> dict[str, list[bytes]]:
         for number in range(games):
             rng = random.Random(f"{game_id}/{number}")
             state: State[Any] = game.new(None, f"bench/{game_id}/{number}")
-            audience = [*range(game.players), None]
-            senders = {r: Recipient() for r in audience}
-            for r in audience:
-                senders[r].snapshot(state.view(r))
+            senders = _streams(state)
+            audience = list(senders)
             while (seat := state.to_move) is not None:
                 legal = state.legal_actions(seat)
                 frames["your_turn"].append(
