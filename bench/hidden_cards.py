@@ -7,17 +7,19 @@ Two "told" players are the `strong` bot unchanged, whose determinizations are
 given what the true state holds (``determinize.told``) before each decision:
 
 * ``told-hands``: every sampled world puts the opponents' true hands in
-  place; the stock (Scopa, Briscola), the talon (Schnapsen) and, while
-  bidding, the Dou Dizhu kitty are still sampled, the stock in a random order.
+  place; the stock (Scopa, Briscola) and the talon (Schnapsen) hold the
+  cards left, still in a random order.
 * ``told-all``: every hidden card in its true place, the stock in its true
   order: every sampled world is the true position.
 
 The told bot still receives only its view, and its search, budget and
 playouts are the strong bot's; so the difference against `strong` measures
-the information alone. In Dou Dizhu the two other hands leave only the kitty,
-whose order does not matter, so there told-hands and told-all are the same
-player: run one of them. Any level the bot registry makes (``make_bot``:
-``basic``, ``strong``, ``strong:800``, a later ``expert``) plays as itself.
+the information alone. In Dou Dizhu the two other hands leave only the
+kitty while bidding (the cards left, in no order that matters) and nothing
+after it, so there told-hands and told-all are the same player: with both
+in ``--pairs`` only told-all plays. Any level the bot registry makes
+(``make_bot``: ``basic``, ``strong``, ``strong/800`` for 800 iterations, a
+later ``expert``) plays as itself.
 
 A pairing ``a:b`` plays ``--deals`` deals (the first deal of a match, from
 ``game.new(options, seed)`` with one seed per deal), each in every seating of
