@@ -16,6 +16,12 @@ them. Later games add constraints in ``hidden`` only: Schnapsen puts the
 suits a player showed void (strict play) in ``excluded`` and an announced
 marriage partner in ``known``; Dou Dizhu has two hidden hands and a revealed
 kitty in the landlord's ``known``.
+
+A measurement of what the hidden cards are worth (``bench/hidden_cards.py``)
+runs a decision inside ``told(places)``: every placement then puts the
+cards of the named places where they truly are (an ordered place in its true
+order) and samples only the rest, so the same search is given the truth
+through its determinizations alone. Outside ``told`` nothing changes.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,13 +75,65 @@ class HiddenPlaces:
         return open_places[0] not in self.ordered or free <= 1
 
 
+_TOLD: ContextVar[Mapping[str, Sequence[Card]] | None] = ContextVar("told", default=None)
+"""The places whose true cards the determinizations of this decision are given (``told``)."""
+
+
+@contextmanager
+def told(places: Mapping[str, Sequence[Card]]) -> Iterator[None]:
+    """Within the block, placements put each named place's true cards there (in their order)."""
+    token = _TOLD.set(places)
+    try:
+        yield
+    finally:
+        _TOLD.reset(token)
+
+
+def is_told() -> bool:
+    """True inside ``told``: the placements are given, not inferred."""
+    return _TOLD.get() is not None
+
+
+def _split_told(
+    hidden: HiddenPlaces, places: Mapping[str, Sequence[Card]]
+) -> tuple[dict[str, list[Card]], HiddenPlaces]:
+    """The told places' cards, and the placement problem of the places left."""
+    fixed = {p: list(places[p]) for p in hidden.sizes if p in places}
+    taken = {c for cards in fixed.values() for c in cards}
+    if any(len(cards) != hidden.sizes[p] for p, cards in fixed.items()) or not taken <= set(hidden.unseen):
+        raise DeterminizeError(f"told cards {dict(fixed)} do not fit the places {dict(hidden.sizes)}")
+    rest = HiddenPlaces(
+        tuple(c for c in hidden.unseen if c not in taken),
+        {p: n for p, n in hidden.sizes.items() if p not in fixed},
+        ordered=hidden.ordered - fixed.keys(),
+        known={p: k for p, k in hidden.known.items() if p not in fixed},
+        excluded={p: e for p, e in hidden.excluded.items() if p not in fixed},
+    )
+    return fixed, rest
+
+
+def _merge(
+    hidden: HiddenPlaces, fixed: Mapping[str, list[Card]], rest: Mapping[str, list[Card]]
+) -> dict[str, list[Card]]:
+    return {p: list(fixed[p]) if p in fixed else rest[p] for p in hidden.sizes}
+
+
 def sample_places(hidden: HiddenPlaces, rng: random.Random) -> dict[str, list[Card]]:
     """Deal the unseen cards to their places at random, within the constraints.
 
     Without exclusions every placement is equally likely (shuffle and cut).
     With them, the most constrained cards go first, each to an allowed place
     chosen in proportion to the room left there; a dead end starts again.
+    Inside ``told`` the told places hold their true cards and the rest is dealt so.
     """
+    places = _TOLD.get()
+    if places is not None:
+        fixed, rest = _split_told(hidden, places)
+        return _merge(hidden, fixed, _sample(rest, rng))
+    return _sample(hidden, rng)
+
+
+def _sample(hidden: HiddenPlaces, rng: random.Random) -> dict[str, list[Card]]:
     hidden.check()
     placed: dict[str, list[Card]] = {p: sorted(hidden.known.get(p, ())) for p in hidden.sizes}
     pinned = {c for cards in hidden.known.values() for c in cards}
@@ -109,7 +169,20 @@ def placement_count(hidden: HiddenPlaces) -> int:
 
 
 def all_placements(hidden: HiddenPlaces) -> Iterator[dict[str, list[Card]]]:
-    """Every placement that meets the constraints, each once (use when ``placement_count`` is small)."""
+    """Every placement that meets the constraints, each once (use when ``placement_count`` is small).
+
+    Inside ``told``: every placement of the places not told, the told ones as they are.
+    """
+    places = _TOLD.get()
+    if places is not None:
+        fixed, rest = _split_told(hidden, places)
+        for placed in _all_placements(rest):
+            yield _merge(hidden, fixed, placed)
+        return
+    yield from _all_placements(hidden)
+
+
+def _all_placements(hidden: HiddenPlaces) -> Iterator[dict[str, list[Card]]]:
     hidden.check()
     pinned = {c for cards in hidden.known.values() for c in cards}
     free = [c for c in hidden.unseen if c not in pinned]

@@ -43,6 +43,7 @@ from cardavia.bots.basic_bot import BasicBot
 from cardavia.bots.determinize import (
     Determinizer,
     HiddenPlaces,
+    is_told,
     sample_places,
     view_seat,
 )
@@ -258,8 +259,9 @@ class Reading:
         return misfit
 
     def sample(self, hidden: HiddenPlaces, rng: random.Random) -> dict[str, list[Card]]:
-        """The next world of the walk (a plain random placement when nobody has bid or played)."""
-        if not self.active:
+        """The next world of the walk (a plain random placement when nobody has bid or played, or when
+        the placement is given: ``determinize.told``)."""
+        if not self.active or is_told():
             return sample_places(hidden, rng)
         steps = STEPS
         if self.state is None:
