@@ -191,7 +191,9 @@ def role_figures(outcomes: Sequence[MatchOutcome]) -> list[RoleFigure]:
 def report(game_id: str, a: str, b: str, outcomes: Sequence[MatchOutcome]) -> list[str]:
     """Printable lines for one pairing in one game."""
     lines = []
-    if a != b:
+    if a == b:
+        lines.append(f"{game_id:<10} {a} v itself: {len(outcomes)} deals")
+    else:
         tally = head_to_head(outcomes, a, b)
         low, high = tally.interval
         margin, half = mean_interval(tally.deal_margins)
