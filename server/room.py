@@ -364,8 +364,9 @@ class Room:
                 slot.recent.append((update[0], frame))
                 if slot.conn is not None:
                     slot.conn.send(frame)
+        public: dict[str, Any] = {}  # the spectators' one view or changed fields, made once for all
         for conn, recipient in self.spectators.items():
-            update = self._next_delta(recipient, None, events)
+            update = self._next_delta(recipient, None, events, public)
             if update:
                 conn.send(encode_delta(update[0], update[1], events))
         for event in events:
@@ -380,17 +381,24 @@ class Room:
                     conn.send(result)
 
     def _next_delta(
-        self, recipient: Recipient, seat: int | None, events: list[Event]
+        self, recipient: Recipient, seat: int | None, events: list[Event], made: dict[str, Any] | None = None
     ) -> tuple[int, list[Any]] | None:
         """A recipient's delta for the move just applied: from the fields the move changed
         (``State.view_update``) when its last view shows the position before the move, as it
-        does unless the seat was a bot's meanwhile; else from the whole view. Same bytes."""
+        does unless the seat was a bot's meanwhile; else from the whole view. Same bytes.
+
+        ``made`` keeps the fields and the view once made, for recipients who share a view
+        (the spectators): neither is changed by a recipient, so one of each serves them all."""
         assert self.state is not None
+        made = {} if made is None else made
         if recipient.mark == self.version - 1:
-            fields = self.state.view_update(seat, events)
-            if fields is not None:
-                return recipient.patch(fields, self.version)
-        return recipient.update(self.state.view(seat), self.version)
+            if "fields" not in made:
+                made["fields"] = self.state.view_update(seat, events)
+            if made["fields"] is not None:
+                return recipient.patch(made["fields"], self.version)
+        if "view" not in made:
+            made["view"] = self.state.view(seat)
+        return recipient.update(made["view"], self.version)
 
     def _turn_started(self) -> None:
         assert self.state is not None
