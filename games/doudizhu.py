@@ -424,7 +424,7 @@ class DouDizhuState(State[DdzAction]):
         view: View = {"game": "doudizhu", "seat": seat, "phase": self.phase, "deal": self.deal + 1}
         view |= {key: getattr(self, key) for key in _VIEW_NUMBERS}
         return view | {
-            "bids": [{"seat": (self.dealer + i) % 3, "bid": b} for i, b in enumerate(self.bids)],
+            "bids": self.view_bids(),
             "kitty": codes(self.kitty) if self.landlord is not None else None,
             "hand": codes(self.hands[seat]) if seat is not None else None,
             "hand_counts": [len(h) for h in self.hands],
@@ -447,7 +447,7 @@ class DouDizhuState(State[DdzAction]):
         if kind == "play":
             fields |= {"multiplier": self.multiplier, "bombs": self.bombs, "rockets": self.rockets}
         if kind == "bid":
-            fields["bids"] = [{"seat": (self.dealer + i) % 3, "bid": b} for i, b in enumerate(self.bids)]
+            fields["bids"] = self.view_bids()
         if kind == "play" and seat == first["seat"]:
             fields["hand"] = codes(self.hands[first["seat"]])
         if kind == "play":
@@ -460,6 +460,10 @@ class DouDizhuState(State[DdzAction]):
         fields["history"] = self.history()
         fields["to_move"] = self.to_move
         return fields
+
+    def view_bids(self) -> list[JSON]:
+        """The auction's bids in order, each with its bidder, as views show them."""
+        return [{"seat": (self.dealer + i) % 3, "bid": b} for i, b in enumerate(self.bids)]
 
     def view_table(self) -> JSON:
         """The combination to beat, as views show it (None when the lead is free)."""

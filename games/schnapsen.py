@@ -378,7 +378,7 @@ class SchnapsenState(State[SchnapsenAction]):
             "marriage_points": [self.marriage_points(s) - self.pending(s) for s in (0, 1)],
             "uncredited": [self.pending(0), self.pending(1)],
             "totals": [self.points(0), self.points(1)],
-            "tricks": [len(self.won[0]) // 2, len(self.won[1]) // 2],
+            "tricks": self.tricks,
             "closed_by": self.closed[0] if self.closed else None,
             "closed_opponent_points": self.closed[1] if self.closed else None,
             "closed_opponent_trick": self.closed[2] if self.closed else None,
@@ -440,7 +440,7 @@ class SchnapsenState(State[SchnapsenAction]):
             "leader": self.leader,
             "hand": codes(self.hands[seat]) if seat is not None else None,
             "hand_counts": [len(h) for h in self.hands],
-            "shown": [[c.code for c in h if c in self.shown] for h in self.hands],
+            "shown": self.view_shown(),
             "trump": self.trump,
             "indicator": self.talon[-1].code if self.talon else None,
             "talon": len(self.talon),
@@ -450,7 +450,7 @@ class SchnapsenState(State[SchnapsenAction]):
             "closed_opponent_trick": closed[2] if closed else None,
             "strict": self.strict,
             "trick": codes(self.trick),
-            "tricks": [len(self.won[0]) // 2, len(self.won[1]) // 2],
+            "tricks": self.tricks,
             "won": [codes(w) for w in self.won],
             "marriages": self.view_marriages(),
             "card_points": list(self.pile_points),
@@ -472,14 +472,14 @@ class SchnapsenState(State[SchnapsenAction]):
         if seat is not None and (taken or seat == events[-1]["seat"]):  # the mover's hand, or draws
             fields["hand"] = codes(self.hands[seat])
         fields["hand_counts"] = [len(h) for h in self.hands]
-        fields["shown"] = [[c.code for c in h if c in self.shown] for h in self.hands]
+        fields["shown"] = self.view_shown()
         if "draw" in kinds:
             fields["indicator"] = self.talon[-1].code if self.talon else None
             fields["talon"] = len(self.talon)
             fields["strict"] = self.strict
         fields["trick"] = codes(self.trick)
         if taken:
-            fields["tricks"] = [len(self.won[0]) // 2, len(self.won[1]) // 2]
+            fields["tricks"] = self.tricks
             fields["won"] = [codes(w) for w in self.won]
             fields["card_points"] = list(self.pile_points)
         if taken or kinds[0] == "marriage":
@@ -489,6 +489,15 @@ class SchnapsenState(State[SchnapsenAction]):
             fields["pending"] = self.pending(seat) if seat is not None else None
         fields["history"] = self.history()
         return fields
+
+    @property
+    def tricks(self) -> list[int]:
+        """Tricks won by each seat, as views and deal scores give them."""
+        return [len(self.won[0]) // 2, len(self.won[1]) // 2]
+
+    def view_shown(self) -> list[JSON]:
+        """Each hand's cards its opponent has seen (a marriage's partner), as views show them."""
+        return [[c.code for c in h if c in self.shown] for h in self.hands]
 
     def view_marriages(self) -> list[JSON]:
         """The marriages announced in this deal, as views show them."""
