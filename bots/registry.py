@@ -43,6 +43,19 @@ def _strong(seed: str | int | None, iterations: int | None) -> Bot:
     return StrongBot(seed, iterations=iterations)
 
 
+def _no_generic_expert(seed: str | int | None, iterations: int | None) -> Bot:
+    raise ValueError("the expert level is a game's own bot: make it through make_bot")
+
+
+EXPERTS: dict[str, type[StrongBot]] = {}
+"""Games with an `expert` bot, and its class (``register_expert``): the level lists exactly these."""
+
+
+def register_expert(game_id: str, bot: type[StrongBot]) -> None:
+    """List ``bot`` as ``game_id``'s `expert` level (built as ``bot(seed, iterations=...)``)."""
+    EXPERTS[game_id] = bot
+
+
 LEVELS: dict[str, Level] = {
     "random": Level(
         "random",
@@ -67,6 +80,13 @@ LEVELS: dict[str, Level] = {
             "Deals out the cards it cannot see many times over and plays every move on "
             "each deal; plays the last cards perfectly."
         ),
+    ),
+    "expert": Level(
+        "expert",
+        "Expert",
+        _no_generic_expert,
+        lambda: sorted(g for g in EXPERTS if g in GAMES),
+        lambda game: EXPERTS[game].description,
     ),
 }
 """Every level, weakest first."""
@@ -101,6 +121,8 @@ def make_bot(
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
     if game_id not in LEVELS[level].games():
         raise ValueError(f"no {level} bot for {game_id!r} (it plays: {', '.join(LEVELS[level].games())})")
+    if level == "expert":
+        return EXPERTS[game_id](seed, iterations=iterations)
     factory = GAME_FACTORIES.get(game_id)
     if factory is not None and level != "random":
         return factory(level, seed, iterations)
@@ -140,6 +162,8 @@ def _register_own_bots() -> None:
     for bots in (schnapsen_bots.BOTS, doudizhu_bots.BOTS):
         bots.register()
         register_game_bots(bots.game_id, bots.make)
+        if bots.expert is not None:
+            register_expert(bots.game_id, bots.expert)
 
 
 _register_own_bots()
