@@ -31,7 +31,9 @@ Name = Annotated[str, PlayerText(max_length=32, strip=True)]
 Lang = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Za-z]{2})?$")]
 RoomRef = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 GameId = Literal["scopa", "briscola", "schnapsen", "doudizhu"]
-BotLevel = Literal["random", "basic", "strong"]
+BotLevel = Literal["random", "basic", "strong", "expert"]
+"""The bot levels, weakest first: the one list ``protocol.names.LEVELS``, the commands and the
+page's ``names.js`` take theirs from (a server offers a game only the levels it has a bot for)."""
 PlayerKey = Annotated[str, StringConstraints(max_length=128)]
 """A player key as the client keeps it; the server checks its form (``player_error``) and never logs it."""
 PlayerId = Annotated[str, StringConstraints(min_length=1, max_length=40)]

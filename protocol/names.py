@@ -13,14 +13,16 @@ stays in every message, filled by the server in English (``fallback_bot_name``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 from cardavia.protocol.i18n import Texts
+from cardavia.protocol.messages import BotLevel
 
 GUEST_MIN: Final = 100
 GUEST_MAX: Final = 999
 """A guest's number is one of 100-999: three digits, easy to read aloud at a table."""
-LEVELS: Final = ("random", "basic", "strong")
+LEVELS: Final[tuple[str, ...]] = get_args(BotLevel)
+"""Every bot level, weakest first, as the wire spells them (``messages.BotLevel``)."""
 _ENGLISH = Texts("en")
 
 

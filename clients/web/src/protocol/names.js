@@ -13,7 +13,7 @@
 
 export const GUEST_MIN = 100;
 export const GUEST_MAX = 999;
-export const LEVELS = /** @type {const} */ (["random", "basic", "strong"]);
+export const LEVELS = /** @type {const} */ (["random", "basic", "strong", "expert"]); // weakest first, as protocol/messages.py BotLevel
 
 /**
  * @typedef {(key: string, args?: Record<string, string | number | boolean | null | undefined>) => string} Translate
