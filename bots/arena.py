@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardavia.bots.base import Bot
-from cardavia.bots.registry import make_bot
+from cardavia.bots.registry import LEVELS, levels_for, make_bot
 from cardavia.games.engine import State
 from cardavia.games.ratings import pairwise
 from cardavia.games.registry import get_game
@@ -54,6 +54,11 @@ class BotSpec:
         return self.level if self.iterations is None else f"{self.level}:{self.iterations}"
 
     def make(self, game_id: str, seed: str) -> Bot:
+        """The bot for ``game_id``; a known level the game lacks (``expert`` in most games) is
+        refused with the levels it has, which is what the arena's user can choose from."""
+        if self.level in LEVELS and self.level not in levels_for(game_id):
+            offered = ", ".join(levels_for(game_id))
+            raise ValueError(f"{game_id} has {offered} bots, not {self.level}")
         return make_bot(game_id, self.level, seed, iterations=self.iterations)
 
 

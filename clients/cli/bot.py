@@ -20,14 +20,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from cardavia.games.registry import GAMES
+from cardavia.protocol.names import LEVELS
 
 if TYPE_CHECKING:
     import asyncio
     from collections.abc import Callable, Sequence
 
     from cardavia.clients.cli.sdk import BotClient
-
-LEVELS = ("random", "basic", "strong")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

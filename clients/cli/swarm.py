@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from cardavia.games.registry import GAMES
+from cardavia.protocol.names import LEVELS
 
 DEFAULT_RATE = 15.0
 """Messages a second per client: under the server's default limit (``CARDAVIA_RATE_PER_SECOND``,
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "default limit of 20; 0: no cap)",
     )  # fmt: skip
     p.add_argument(
-        "--bot-level", default="random", choices=["random", "basic", "strong"],
+        "--bot-level", default="random", choices=LEVELS,
         help="level of the server's bots in the seats left over (default random)",
     )  # fmt: skip
     p.add_argument("--seed", help="seed of the random moves")
