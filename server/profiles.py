@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from cardavia.bots.ratings import BOT_DEVIATION, bot_rating
+from cardavia.bots.ratings import BOT_DEVIATION, bot_ratings
 from cardavia.bots.registry import levels_for
 from cardavia.protocol import messages as m
 from cardavia.protocol.errors import ProtocolError
@@ -110,12 +110,15 @@ def standing_info(standing: Standing, rank: int) -> m.Standing:
 
 def bot_standings(game: str) -> list[Standing]:
     """The built-in bot levels of ``game`` as leaderboard rows, at their published fixed ratings
-    (``player`` is ``bot:<level>``; rank to be given by the merge)."""
+    (``player`` is ``bot:<level>``; rank to be given by the merge). A level listed before it has a
+    published rating (a new expert, until ``cardavia arena --calibrate`` rates it) has no row."""
     rows = []
+    published = bot_ratings(game)
     for level in levels_for(game):
-        fixed = bot_rating(game, level)
+        if level not in published:
+            continue
         name = fallback_level_name(level)  # clients name the level in their reader's language
-        rows.append(Standing(0, f"bot:{level}", name, fixed.rating, BOT_DEVIATION, 0, True))
+        rows.append(Standing(0, f"bot:{level}", name, float(published[level]), BOT_DEVIATION, 0, True))
     return rows
 
 

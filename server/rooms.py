@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardavia.bots.base import Bot
-from cardavia.bots.ratings import bot_rating
+from cardavia.bots.ratings import bot_rating, bot_ratings
 from cardavia.bots.registry import levels_for
 from cardavia.bots.registry import make_bot as registered_bot
 from cardavia.games.registry import get_game
@@ -119,6 +119,14 @@ class RoomKeeper:
         if bot_level not in levels_for(game_id):
             offered = ", ".join(levels_for(game_id))
             raise ProtocolError("invalid_field", f"bot_level: {game_id} has {offered} bots, not {bot_level}")
+        if rated and humans < game.players and bot_level not in bot_ratings(game_id):
+            # a rated match is scored against the bot's published fixed rating: a level listed
+            # before its calibration (a new expert) plays casual rooms only until it has one
+            raise ProtocolError(
+                "invalid_field",
+                f"bot_level: the {bot_level} bot has no published rating in {game_id} yet;"
+                " play it in a casual room",
+            )
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         entry = RoomEntry(
             room="r-" + secrets.token_hex(8),
