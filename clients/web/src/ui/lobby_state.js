@@ -12,6 +12,8 @@
  * `deckTexts`, `levelTexts`).
  */
 
+import { LEVELS } from "../protocol/names.js";
+
 export const MIN_TURN_SECONDS = 5;
 export const MAX_TURN_SECONDS = 600;
 export const ROOMS_LIMIT = 50;
@@ -236,7 +238,7 @@ export function decksFor(catalogue, game) {
 }
 
 /**
- * The bot levels `game` has, in the server's order.
+ * The bot levels `game` has, weakest first (`LEVELS`, the protocol's order).
  * @param {ServerCatalogue | null} catalogue
  * @param {string} game
  * @returns {string[]}
@@ -252,7 +254,7 @@ export function levelsFor(catalogue, game) {
       levels.push(bot.level);
     }
   }
-  const order = ["random", "basic", "strong"];
+  const order = /** @type {readonly string[]} */ (LEVELS); // a level this page does not know goes last
   return levels.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
 }
 
