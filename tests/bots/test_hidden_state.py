@@ -11,12 +11,11 @@ import pytest
 
 from cardavia.bots.base import Bot
 from cardavia.bots.determinize import determinize
-from cardavia.bots.registry import make_bot
+from cardavia.bots.registry import levels_for, make_bot
 from cardavia.games.engine import State
 from cardavia.games.registry import get_game
 from tests.bots.positions import BOT_GAMES, random_positions
 
-LEVELS = ("random", "basic", "strong")
 ENGINE_METHODS = (
     "legal_actions",
     "legal_moves",
@@ -58,8 +57,7 @@ def guarded() -> Iterator[list[State[Any]]]:
         setattr(cls, name, original)
 
 
-@pytest.mark.parametrize("game", BOT_GAMES)
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("game", "level"), [(g, level) for g in BOT_GAMES for level in levels_for(g)])
 def test_a_bot_never_touches_the_engine_state(game: str, level: str, guarded: list[State[Any]]) -> None:
     for state in random_positions(game, f"guard-{level}", 2, every=4):
         seat = state.to_move
@@ -77,7 +75,7 @@ def test_a_bot_decides_the_same_from_a_plain_copy_of_the_view(game: str) -> None
         view, legal = state.view(seat), state.legal_actions(seat)
         copy = json.loads(json.dumps(view))
         assert copy == view  # plain data: nothing in it leads back to the state
-        for level in LEVELS:
+        for level in levels_for(game):
             assert bot(game, level).choose(copy, legal) == bot(game, level).choose(view, legal)
 
 
@@ -92,7 +90,7 @@ def test_two_states_that_look_alike_get_the_same_choice(game: str) -> None:
         assert real.view(seat) == twin.view(seat)
         legal = real.legal_actions(seat)
         assert legal == twin.legal_actions(seat)
-        for level in LEVELS:
+        for level in levels_for(game):
             assert bot(game, level).choose(real.view(seat), legal) == bot(game, level).choose(
                 twin.view(seat), legal
             )
