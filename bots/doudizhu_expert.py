@@ -42,7 +42,8 @@ from typing import Final
 
 from cardavia.bots import doudizhu_bots as db
 from cardavia.bots.base import Budget
-from cardavia.bots.doudizhu_heuristics import ASSETS, DdzSeen, hand_cost, minus, move_of
+from cardavia.bots.determinize import view_seat
+from cardavia.bots.doudizhu_heuristics import ASSETS, DdzSeen, hand_cost, minus, move_of, play_move_out
 from cardavia.bots.models import SearchModel
 from cardavia.games.cards import Card
 from cardavia.games.doudizhu_moves import Move
@@ -91,29 +92,32 @@ def halving_search(
 ) -> tuple[Action, list[int]]:
     """Successive halving over ``actions`` in the play: the best action and each one's worlds played.
 
-    Every round gets an equal share of the budget in plies (``Worlds``) and
-    at least one world; a surviving action's mean is over all the worlds it
+    Every round gets an equal share of the budget in plies (``Worlds``), or
+    of the time, and at least one world; a surviving action's mean is over all the worlds it
     played, which are the same for all the survivors of a round, so they are
     compared on the same cards. Ties go to the earlier action (basic's choice
     comes first).
     """
-    seat = db.view_seat(view)
+    seat = view_seat(view)
     moves = [move_of(action) for action in actions]
     totals, trials = [0.0] * len(actions), [0] * len(actions)
     alive = list(range(len(actions)))
     worlds = db.Worlds(view, rng, iterations, seconds)
-    budget = worlds.budget
+    budget, deadline = worlds.budget, worlds.deadline
     rounds = max(1, math.ceil(math.log2(len(actions))))
+
     def play(placed: Mapping[str, list[Card]]) -> None:
         deal = db.rank_deal(view, placed)
         for i in alive:
-            points, stake, plies = db.play_move_out(deal, moves[i], seat)
+            points, stake, plies = play_move_out(deal, moves[i], seat)
             totals[i] += db.play_value(points, stake)
             trials[i] += 1
             worlds.played += plies
 
     for number in range(rounds):
-        worlds.budget = None if budget is None else budget * (number + 1) / rounds
+        share = (number + 1) / rounds
+        worlds.budget = None if budget is None else int(budget * share)
+        worlds.deadline = None if deadline is None or seconds is None else deadline - seconds * (1 - share)
         start = worlds.count
         for placed in worlds.placements():
             play(placed)
@@ -151,4 +155,3 @@ class DouDizhuExpertBot(db.DouDizhuStrongBot):
     @staticmethod
     def _model(game_id: str) -> SearchModel:
         return MODEL
-
