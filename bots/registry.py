@@ -164,6 +164,9 @@ def _register_own_bots() -> None:
         register_game_bots(bots.game_id, bots.make)
         if bots.expert is not None:
             register_expert(bots.game_id, bots.expert)
+    from cardavia.bots.schnapsen_expert import SchnapsenExpertBot  # imports schnapsen_bots: no cycle
+
+    register_expert("schnapsen", SchnapsenExpertBot)
 
 
 _register_own_bots()
