@@ -60,7 +60,7 @@ def test_a_lead_without_exchanging_makes_worlds_with_the_trump_jack_rare() -> No
     reading, rng = Reading(view, 0.0), random.Random(3)
     read = sum(jack in reading.sample(hidden, rng)["hand"] for _ in range(300))
     uniform = sum(jack in sample_places(hidden, rng)["hand"] for _ in range(300))
-    assert read < uniform / 2  # basic exchanges the jack before it leads
+    assert read < 0.7 * uniform  # basic exchanges the jack before it leads
 
 
 def test_a_reading_without_opponent_moves_samples_uniformly() -> None:
