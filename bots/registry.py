@@ -156,15 +156,14 @@ def catalogue(game_id: str | None = None) -> list[dict[str, Any]]:
 def _register_own_bots() -> None:
     """Schnapsen and Dou Dizhu bring their own basic and strong bot classes (the generic search
     does not fit them: closed-talon solving, hundreds of leads); their modules fill the framework's
-    tables so that their levels are listed and routed here."""
-    from cardavia.bots import doudizhu_bots, doudizhu_expert, schnapsen_bots
+    tables so that their levels are listed and routed here. Each game's expert builds on its
+    strong bot's module, which cannot import it back: the experts are listed here."""
+    from cardavia.bots import doudizhu_bots, doudizhu_expert, schnapsen_bots, schnapsen_expert
 
     for bots in (schnapsen_bots.BOTS, doudizhu_bots.BOTS):
         bots.register()
         register_game_bots(bots.game_id, bots.make)
-        if bots.expert is not None:
-            register_expert(bots.game_id, bots.expert)
-    # Dou Dizhu's expert builds on its strong bot's module, which cannot import it back.
+    register_expert(schnapsen_bots.GAME_ID, schnapsen_expert.SchnapsenExpertBot)
     register_expert(doudizhu_bots.GAME_ID, doudizhu_expert.DouDizhuExpertBot)
 
 

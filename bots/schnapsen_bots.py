@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Final
@@ -462,6 +462,10 @@ TIE_SHARE: Final = 4
 
 
 # ----------------------------------------------------------------------- bots
+Sampler = Callable[[HiddenPlaces, random.Random], Mapping[str, list[Card]]]
+"""Places the unseen cards of one world (``sample_places``, or a weighted reading's)."""
+
+
 class SchnapsenBasicBot(BasicBot):
     """The `basic` Schnapsen player: the generic basic bot with this game's policy."""
 
@@ -477,6 +481,20 @@ class SchnapsenStrongBot(StrongBot):
     def decide(
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
     ) -> Action:
+        return self.search(model, view, legal, rng, budget, sample=sample_places)
+
+    def search(
+        self,
+        model: SearchModel,
+        view: View,
+        legal: Sequence[Action],
+        rng: random.Random,
+        budget: Budget,
+        *,
+        sample: Sampler,
+    ) -> Action:
+        """The decision, with ``model``'s determinizer for ISMCTS and ``sample`` placing the worlds
+        solved exactly (the expert level passes both weighted by its reading of the opponent)."""
         hidden, iterations, seconds = schnapsen_hidden(view), budget.iterations, budget.seconds
         if hidden.fully_known:
             _, values = best_exact_action(model, schnapsen_build(view, sample_places(hidden, rng)))
@@ -484,7 +502,7 @@ class SchnapsenStrongBot(StrongBot):
             tied = [a for a in legal if values.get(a) == best] or [legal[0]]
         elif view["strict"]:
             nodes = None if budget.iterations is None else budget.iterations * NODES_PER_ITERATION
-            tied = solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=budget.seconds)
+            tied = solve_worlds(view, legal, hidden, rng, nodes=nodes, seconds=budget.seconds, sample=sample)
         else:
             return ismcts(model, view, legal, rng, iterations=iterations, seconds=seconds).action
         if len(tied) == 1:
@@ -508,6 +526,7 @@ def solve_worlds(
     *,
     nodes: int | None,
     seconds: float | None,
+    sample: Sampler = sample_places,
 ) -> list[Action]:
     """Determinized search: solve sampled worlds exactly; the actions of the best summed value.
 
@@ -519,7 +538,7 @@ def solve_worlds(
     totals = dict.fromkeys(legal, 0.0)
     worlds = spent = 0
     while worlds < MAX_WORLDS and (worlds < 1 or _within(spent, nodes, deadline)):
-        world = schnapsen_build(view, sample_places(hidden, rng))
+        world = schnapsen_build(view, sample(hidden, rng))
         solver = ExactSolver(MODEL, world)
         for action, value in solver.action_values(world).items():
             if action in totals:

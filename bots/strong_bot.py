@@ -92,7 +92,7 @@ def solve_every_world(model: SearchModel, view: View, legal: Sequence[Action]) -
 
 @dataclass(frozen=True, slots=True)
 class GameBots:
-    """A game whose `basic` and `strong` (and `expert`) levels are its own subclasses (Schnapsen, Dou Dizhu).
+    """A game whose `basic` and `strong` levels are its own subclasses (Schnapsen, Dou Dizhu).
 
     ``register`` puts the game's policy, determinizer and search model in the
     framework's tables (that is what lists its levels); ``make`` is the bot
@@ -103,21 +103,17 @@ class GameBots:
     strong: type[StrongBot]
     determinizer: Determinizer
     model: SearchModel
-    expert: type[StrongBot] | None = None
-    """The game's `expert` level, when it has one (listed through ``registry.register_expert``)."""
 
     @property
     def game_id(self) -> str:
         return self.model.game_id
 
     def make(self, level: str, seed: str | int | None = None, iterations: int | None = None) -> Bot:
-        """The game's `basic`, `strong` or `expert` bot."""
+        """The game's `basic` or `strong` bot (its `expert` is made by ``registry.make_bot``)."""
         if level == "basic":
             return self.basic(seed)
         if level == "strong":
             return self.strong(seed, iterations=iterations)
-        if level == "expert" and self.expert is not None:
-            return self.expert(seed, iterations=iterations)
         raise ValueError(f"no {level} bot among {self.game_id}'s own bots")
 
     def register(self) -> None:
