@@ -157,7 +157,9 @@ def _register_own_bots() -> None:
     """Schnapsen and Dou Dizhu bring their own basic and strong bot classes (the generic search
     does not fit them: closed-talon solving, hundreds of leads); their modules fill the framework's
     tables so that their levels are listed and routed here."""
-    from cardavia.bots import doudizhu_bots, schnapsen_bots
+    from cardavia.bots import briscola_expert, doudizhu_bots, schnapsen_bots
+
+    register_expert("briscola", briscola_expert.BriscolaExpertBot)
 
     for bots in (schnapsen_bots.BOTS, doudizhu_bots.BOTS):
         bots.register()
