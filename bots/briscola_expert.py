@@ -186,7 +186,9 @@ class BriscolaExpertBot(StrongBot):
                 for action in legal:
                     totals[action] += weight * values[action]
             return max(legal, key=totals.__getitem__)
-        return weighted_rollouts(model, view, legal, rng, reading, budget.iterations or ITERATIONS).action
+        return weighted_rollouts(
+            model, view, legal, rng, reading=reading, iterations=budget.iterations or ITERATIONS
+        ).action
 
 
 def weighted_rollouts(
@@ -194,6 +196,7 @@ def weighted_rollouts(
     view: View,
     legal: Sequence[Action],
     rng: random.Random,
+    *,
     reading: Reading,
     iterations: int,
 ) -> SearchResult:
