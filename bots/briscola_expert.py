@@ -119,7 +119,7 @@ def play_features(seen: BriscolaSeen, cards: Sequence[Card]) -> list[tuple[float
     for card, basic in zip(cards, score_moves(seen, [Play(c) for c in cards]), strict=True):
         points, strength, is_trump = POINTS[card], STRENGTH[card] / 10, card.suit == trump
         if lead is None:
-            led = (points, is_trump, strength)
+            led: tuple[float, ...] = (points, is_trump, strength)
             followed: tuple[float, ...] = (0, 0, 0, 0, 0)
         else:
             wins = beats(lead, card, trump)
