@@ -26,12 +26,11 @@ walks, of the product of the probabilities of the opponent's plays.
 
 **Opponent model.** A play's probability from a hand mixes the two models of
 ``briscola_heuristics``: a random player (one over the hand size) with the
-posterior share the search already uses (at least ``FLOOR``), and otherwise
-a softmax over a linear score of each card (``play_features``: basic's own
-score, the card's points, trump and strength, whether it takes the trick and
-what that wins), fitted to `strong`'s own choices: `strong` plays like basic
-only about half the time, but rarely throws points away for nothing, so a
-cheap deviation from basic is likely and an expensive one is not.
+posterior share the search already uses, and otherwise a softened `basic`:
+a softmax of basic's move scores at ``TEMPERATURE`` card points, so that a
+cheap deviation from basic's choice is likely and an expensive one is not
+(a strong opponent rarely plays exactly like basic, but rarely throws
+points away for nothing either).
 
 **Search.** ``POOL`` hands are sampled uniformly and weighted once per
 decision; each search iteration draws one of them in proportion to its
@@ -51,14 +50,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardavia.bots.base import Budget
-from cardavia.bots.briscola_heuristics import (
-    BRISCOLA_STOCK,
-    POINTS,
-    STRENGTH,
-    BriscolaSeen,
-    beats,
-    score_moves,
-)
+from cardavia.bots.briscola_heuristics import BRISCOLA_STOCK, BriscolaSeen, score_moves
 from cardavia.bots.determinize import all_placements, is_told, placement_count, sample_places, view_seat
 from cardavia.bots.exact import ExactSolver, best_exact_action
 from cardavia.bots.models import SearchModel
@@ -68,26 +60,8 @@ from cardavia.games.briscola import Play
 from cardavia.games.cards import Card
 from cardavia.games.engine import Action, View
 
-WEIGHTS: Final = (
-    0.105,
-    -0.087,
-    0.005,
-    0.045,
-    0.192,
-    0.11,
-    0.043,
-    -0.061,
-    0.078,
-    -0.098,
-    -0.114,
-    0.09,
-    -0.017,
-    0.079,
-)
-"""The opponent model's weight on each of ``play_features``: a conditional logit fitted (maximum
-likelihood, small L2 penalty) to 1,520 choices of `strong` playing itself (deals ``gen/0`` to
-``gen/39``). On a held-out 30% it scores -0.851 nats a choice, against -0.920 for a softmax of
-basic's scores alone (at its best temperature, 8 card points) and -1.074 for a uniform guess."""
+TEMPERATURE: Final = 8.0
+"""Softmax temperature over basic's move scores, in card points (fitted to `strong`'s own plays)."""
 FLOOR: Final = 0.05
 """The least share of a uniformly random choice in the opponent model (more if it plays at random)."""
 HISTORIES: Final = 6
@@ -109,31 +83,6 @@ class PastPlay:
     seen: BriscolaSeen
     card: Card
     drew_after: bool
-
-
-def play_features(seen: BriscolaSeen, cards: Sequence[Card]) -> list[tuple[float, ...]]:
-    """What the opponent model reads of each card a seat might play: basic's score and a few facts."""
-    trump, lead = seen.trump, seen.lead
-    end = seen.stock == 0
-    rows = []
-    for card, basic in zip(cards, score_moves(seen, [Play(c) for c in cards]), strict=True):
-        points, strength, is_trump = POINTS[card], STRENGTH[card] / 10, card.suit == trump
-        if lead is None:
-            led: tuple[float, ...] = (points, is_trump, strength)
-            followed: tuple[float, ...] = (0, 0, 0, 0, 0)
-        else:
-            wins = beats(lead, card, trump)
-            stake = POINTS[lead] + points
-            led = (0, 0, 0)
-            followed = (
-                wins,
-                wins * stake,
-                wins and is_trump,
-                (not wins) * points,
-                (wins and is_trump) * POINTS[lead],
-            )
-        rows.append((basic, points, is_trump, strength, *led, *followed, end and is_trump, end * points))
-    return [tuple(float(x) for x in row) for row in rows]
 
 
 class Reading:
@@ -173,12 +122,9 @@ class Reading:
         if n <= 1:
             chance = 1.0
         else:
-            scores = [
-                sum(w * x for w, x in zip(WEIGHTS, row, strict=True))
-                for row in play_features(play.seen, cards)
-            ]
+            scores = score_moves(play.seen, [Play(c) for c in cards])
             top = max(scores)
-            exps = [math.exp(s - top) for s in scores]
+            exps = [math.exp((s - top) / TEMPERATURE) for s in scores]
             basic = exps[cards.index(play.card)] / sum(exps)
             chance = self.share / n + (1.0 - self.share) * basic
         self._cache[key] = chance
