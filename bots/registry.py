@@ -158,13 +158,20 @@ def _register_own_bots() -> None:
     does not fit them: closed-talon solving, hundreds of leads); their modules fill the framework's
     tables so that their levels are listed and routed here. Each game's expert builds on its
     strong bot's module, which cannot import it back: the experts are listed here."""
-    from cardavia.bots import doudizhu_bots, doudizhu_expert, schnapsen_bots, schnapsen_expert
+    from cardavia.bots import (
+        briscola_expert,
+        doudizhu_bots,
+        doudizhu_expert,
+        schnapsen_bots,
+        schnapsen_expert,
+    )
 
     for bots in (schnapsen_bots.BOTS, doudizhu_bots.BOTS):
         bots.register()
         register_game_bots(bots.game_id, bots.make)
     register_expert(schnapsen_bots.GAME_ID, schnapsen_expert.SchnapsenExpertBot)
     register_expert(doudizhu_bots.GAME_ID, doudizhu_expert.DouDizhuExpertBot)
+    register_expert("briscola", briscola_expert.BriscolaExpertBot)
 
 
 _register_own_bots()

@@ -11,8 +11,8 @@ from cardavia.games.registry import GAMES
 
 
 def test_scopa_and_briscola_have_every_level() -> None:
-    for game in ("scopa", "briscola"):
-        assert levels_for(game) == ["random", "basic", "strong"]
+    assert levels_for("scopa") == ["random", "basic", "strong"]
+    assert levels_for("briscola") == ["random", "basic", "strong", "expert"]
 
 
 def test_every_game_has_at_least_the_random_level() -> None:
@@ -31,7 +31,7 @@ def test_the_catalogue_is_plain_data_with_ids_levels_and_descriptions() -> None:
         assert entry["level"] in LEVELS
         assert entry["game"] in GAMES
         assert entry["description"]
-    assert [e["level"] for e in catalogue("briscola")] == ["random", "basic", "strong"]
+    assert [e["level"] for e in catalogue("briscola")] == ["random", "basic", "strong", "expert"]
 
 
 def test_make_bot_refuses_unknown_levels_and_games() -> None:
