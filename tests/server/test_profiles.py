@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cardavia.bots.ratings import bot_rating
+from cardavia.bots.ratings import bot_rating, bot_ratings
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.config import ServerConfig
@@ -367,12 +367,11 @@ async def test_history_of_no_such_player_is_unknown_player(url: str, who: str) -
 async def test_the_leaderboard_ranks_profiles_among_the_bot_levels(server: CardaviaServer, url: str) -> None:
     anon = await ready(url, "Anon")
     empty: m.Leaderboard = await asked(anon, anon.req.get_leaderboard("briscola"), m.Leaderboard)
-    levels = {"random": bot_rating("briscola", "random"), "basic": bot_rating("briscola", "basic")}
-    levels["strong"] = bot_rating("briscola", "strong")
+    levels = {level: bot_rating("briscola", level) for level in bot_ratings("briscola")}
     assert [s.player for s in empty.top] == [
         f"bot:{level}" for level in sorted(levels, key=lambda lv: -levels[lv].rating)
     ]
-    assert [s.rank for s in empty.top] == [1, 2, 3]
+    assert [s.rank for s in empty.top] == list(range(1, len(levels) + 1))
     assert all(s.bot and s.level == s.player.removeprefix("bot:") and s.games == 0 for s in empty.top)
     assert [s.rating for s in empty.top] == sorted((round(r.rating) for r in levels.values()), reverse=True)
     assert empty.me is None
@@ -401,7 +400,7 @@ async def test_the_leaderboard_ranks_profiles_among_the_bot_levels(server: Carda
     board: m.Leaderboard = await asked(anna, anna.req.get_leaderboard("briscola"), m.Leaderboard)
     ratings = [s.rating for s in board.top]
     assert ratings == sorted(ratings, reverse=True)
-    assert [s.rank for s in board.top] == list(range(1, 6))
+    assert [s.rank for s in board.top] == list(range(1, len(levels) + 3))
     assert board.top[0].player == profile.player.id
     assert board.top[0].level is None
     assert board.me == board.top[0]
