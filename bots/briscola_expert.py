@@ -47,18 +47,18 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from cardavia.bots.base import Budget
 from cardavia.bots.briscola_heuristics import BRISCOLA_STOCK, BriscolaSeen, score_moves
 from cardavia.bots.determinize import all_placements, is_told, placement_count, sample_places, view_seat
 from cardavia.bots.exact import ExactSolver, best_exact_action
 from cardavia.bots.models import SearchModel
-from cardavia.bots.search import RootStat, SearchResult, playout, random_seats
+from cardavia.bots.search import SearchResult, flat_rollouts
 from cardavia.bots.strong_bot import StrongBot
 from cardavia.games.briscola import Play
 from cardavia.games.cards import Card
-from cardavia.games.engine import Action, View
+from cardavia.games.engine import Action, State, View
 
 TEMPERATURE: Final = 8.0
 """Softmax temperature over basic's move scores, in card points (fitted to `strong`'s own plays)."""
@@ -207,25 +207,13 @@ def weighted_rollouts(
     weights = [reading.likelihood(placed["hand"], rng) for placed in pool]
     if not any(weights):
         weights = [1.0] * len(pool)
-    share = reading.share
-    seat = view["seat"]
-    totals = [0.0] * len(legal)
-    worlds = done = 0
-    while done < iterations:
+
+    def draw(rng: random.Random) -> State[Any]:
         placed = rng.choices(pool, weights)[0]
         if len(pool) > 1 and not is_told():
             placed = {**placed, "stock": rng.sample(placed["stock"], len(placed["stock"]))}
         else:
             placed = sample_places(hidden, rng)
-        world = determinizer.build(view, placed)
-        root_deals = len(world.log)
-        salt = rng.getrandbits(64)
-        randomly = random_seats(share, seat, world.seats, rng)
-        for i, action in enumerate(legal):
-            state = world.apply_unchecked(action)[0]
-            totals[i] += playout(model, state, root_deals, random.Random(salt), randomly)[seat]
-        worlds += 1
-        done += len(legal)
-    stats = tuple(RootStat(a, worlds, totals[i] / max(worlds, 1)) for i, a in enumerate(legal))
-    best = max(stats, key=lambda s: s.mean)
-    return SearchResult(best.action, done, stats)
+        return determinizer.build(view, placed)
+
+    return flat_rollouts(model, view, legal, rng, iterations=iterations, sample=draw, share=reading.share)

@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,24 +247,29 @@ def flat_rollouts(
     *,
     iterations: int | None,
     seconds: float | None = None,
+    sample: Callable[[random.Random], State[Any]] | None = None,
+    share: float | None = None,
 ) -> SearchResult:
     """Determinized flat Monte Carlo with common random numbers.
 
     Each sampled determinization is played out once after *every* root action,
     with the same playout randomness, so the actions are compared on the same
-    deals; ``iterations`` counts playouts.
+    deals; ``iterations`` counts playouts. ``sample`` draws the worlds (default:
+    uniformly, the model's determinizer) and ``share`` is the opponent's random
+    share (default: the model's reading of the view): an expert passes its own.
     """
     if iterations is None and seconds is None:
         raise ValueError("a search needs an iteration or a time limit")
     deadline = None if seconds is None else time.perf_counter() + seconds
     determinizer = model.determinizer
-    share = model.random_share(view, rng)
+    if share is None:
+        share = model.random_share(view, rng)
     totals = [0.0] * len(legal)
     worlds = 0
     done = 0
     seat = view["seat"]
     while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
-        world = determinizer.determinize(view, rng)
+        world = determinizer.determinize(view, rng) if sample is None else sample(rng)
         root_deals = len(world.log)
         salt = rng.getrandbits(64)
         randomly = random_seats(share, seat, world.seats, rng)

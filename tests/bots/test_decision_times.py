@@ -7,23 +7,13 @@ import pytest
 
 from bench.decision_times import main, seatings, summary
 from cardavia.bots import registry
-from cardavia.bots.strong_bot import StrongBot
-
-
-class QuickExpert(StrongBot):
-    """A strong bot with a small search under the expert level's name."""
-
-    level = "expert"
-    description = "Reads the opponent's play."
-
-    def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
-        super().__init__(seed, iterations=iterations or 4)
+from tests.support.experts import list_quick_expert
 
 
 def test_one_line_per_game_and_level_with_count_and_ordered_percentiles(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(registry.EXPERTS, "briscola", QuickExpert)  # the real one searches for longer
+    list_quick_expert(monkeypatch)  # the real one searches for longer
     monkeypatch.delitem(registry.EXPERTS, "scopa", raising=False)
     argv = [
         "--games",

@@ -9,27 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from cardavia.bots import registry
-from cardavia.bots.strong_bot import StrongBot
 from cardavia.protocol.i18n import own_messages
 from tests.support.browser import BROWSER, PersonFactory
+from tests.support.experts import list_quick_expert
 
 pytestmark = BROWSER
 
 
-class QuickExpert(StrongBot):
-    """A strong bot with a small search under the expert level's name."""
-
-    level = "expert"
-    description = "Reads the opponent's play."
-
-    def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
-        super().__init__(seed, iterations=iterations or 4)
-
-
 @pytest.fixture
 def briscola_expert(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.EXPERTS, "briscola", QuickExpert)
+    list_quick_expert(monkeypatch)
 
 
 @pytest.mark.usefixtures("briscola_expert")

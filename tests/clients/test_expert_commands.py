@@ -10,25 +10,15 @@ import json
 import pytest
 
 from cardavia.bots import registry
-from cardavia.bots.strong_bot import StrongBot
 from cardavia.cli import main
 from cardavia.clients.cli.tui.catalogue import Catalogue
 from cardavia.protocol import messages as m
-
-
-class QuickExpert(StrongBot):
-    """A strong bot with a small search under the expert level's name."""
-
-    level = "expert"
-    description = "Reads the opponent's play."
-
-    def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
-        super().__init__(seed, iterations=iterations or 4)
+from tests.support.experts import QuickExpert, list_quick_expert
 
 
 @pytest.fixture
 def briscola_expert(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.EXPERTS, "briscola", QuickExpert)
+    list_quick_expert(monkeypatch)
 
 
 def test_a_bot_client_of_a_level_its_game_lacks_is_refused_with_the_games_levels(

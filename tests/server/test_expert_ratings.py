@@ -9,28 +9,22 @@ import random
 
 import pytest
 
-from cardavia.bots import ratings, registry
+from cardavia.bots import ratings
 from cardavia.bots.ratings import bot_rating
-from cardavia.bots.strong_bot import StrongBot
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
 from cardavia.server.profiles import bot_standings
 from tests.support.clients import Client, client
-
-
-class QuickExpert(StrongBot):
-    """A strong bot with a small search under the expert level's name."""
-
-    level = "expert"
-    description = "Reads the opponent's play."
-
-    def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
-        super().__init__(seed, iterations=iterations or 4)
+from tests.support.experts import list_quick_expert
 
 
 @pytest.fixture
 def briscola_expert(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.EXPERTS, "briscola", QuickExpert)
+    """Briscola with a quick expert and, until a test publishes one, no expert rating."""
+    list_quick_expert(monkeypatch)
+    table = {g: dict(levels) for g, levels in ratings._table().items()}
+    table["briscola"].pop("expert", None)
+    monkeypatch.setattr(ratings, "_table", lambda: table)
 
 
 def publish(monkeypatch: pytest.MonkeyPatch, game: str, level: str, rating: int) -> None:
