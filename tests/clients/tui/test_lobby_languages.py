@@ -159,6 +159,7 @@ async def test_the_form_names_options_and_levels_in_the_players_language() -> No
             texts("bots.level.basic"),  # basic first: the level a newcomer plays against
             texts("bots.level.random"),
             texts("bots.level.strong"),
+            texts("bots.level.expert"),
         ]
         await pilot.press("tab", "tab")  # from the game past the deck to the option
         await pilot.pause()
