@@ -1,7 +1,7 @@
 """What the cards a bot cannot see are worth to the `strong` search: the same bot told them, per deal.
 
     python -m bench.hidden_cards [--games briscola,scopa,schnapsen,doudizhu] [--deals 400] [--seed h]
-        [--jobs 2] [--pairs told-hands:strong,told-all:strong,strong:basic]
+        [--jobs 2] [--pairs told-hands:strong,told-all:strong,strong:basic] [--record FILE]
 
 Two "told" players are the `strong` bot unchanged, whose determinizations are
 given what the true state holds (``determinize.told``) before each decision:
@@ -38,17 +38,28 @@ In Dou Dizhu the figures are also given by role (``arena.role_samples``): a
 side wins a deal when its points are positive. ``a:a`` plays a bot against
 itself (one seating per deal), for a baseline by role such as the strong
 landlord against strong peasants.
+
+A 400-deal figure costs hours of both cores (an expert Dou Dizhu seated deal
+takes about 9 s of a core), so ``--record FILE`` keeps every seated deal's
+outcome as one JSON line, written as it finishes: a run with the same file
+plays only the seated deals the file lacks and reports on all of them, so a
+figure can be built over several runs, stopped and resumed, and the lines
+behind a published figure can be kept beside it. A seated deal is the same
+whenever it is played (the bots and the deal are seeded; budgets count
+iterations), so lines from different runs add up to one figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from cardavia.bots.arena import (
     BotSpec,
@@ -118,6 +129,10 @@ class Seat:
             return self.bot.choose(view, legal)
 
 
+Task = tuple[str, tuple[str, ...], str]
+"""One seated deal: the game, the bot in each seat, the deal's seed."""
+
+
 def play_deal(game_id: str, names: Sequence[str], seed: str) -> MatchOutcome:
     """One deal with ``names[s]`` in seat ``s``, as a one-deal ``MatchOutcome`` (a worker runs it)."""
     game = get_game(game_id)
@@ -138,7 +153,7 @@ def play_deal(game_id: str, names: Sequence[str], seed: str) -> MatchOutcome:
     return MatchOutcome(tuple(names), tuple(points), None, [points], times, [roles] if roles else [])
 
 
-def seatings(game_id: str, a: str, b: str, deals: int, seed: str) -> list[tuple[str, tuple[str, ...], str]]:
+def seatings(game_id: str, a: str, b: str, deals: int, seed: str) -> list[Task]:
     """(game, seat names, deal seed) of every seated deal: each deal in every seating of ``a`` and ``b``."""
     players = get_game(game_id).players
     order = [(0,) * players] if a == b else arrangements(players)
@@ -149,16 +164,86 @@ def seatings(game_id: str, a: str, b: str, deals: int, seed: str) -> list[tuple[
     ]
 
 
-def _play(task: tuple[str, tuple[str, ...], str]) -> MatchOutcome:
+def _play(task: Task) -> MatchOutcome:
     return play_deal(*task)
 
 
-def play_all(tasks: Sequence[tuple[str, tuple[str, ...], str]], jobs: int) -> list[MatchOutcome]:
-    """Every seated deal, in order (in ``jobs`` worker processes when more than one)."""
-    if jobs <= 1:
-        return [_play(task) for task in tasks]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_play, tasks, chunksize=1))
+def to_line(task: Task, outcome: MatchOutcome) -> str:
+    """A seated deal's outcome as one JSON line of ``--record``: the task, the points, roles and times."""
+    game_id, names, seed = task
+    return json.dumps(
+        {
+            "game": game_id,
+            "seats": list(names),
+            "seed": seed,
+            "points": list(outcome.scores),
+            "roles": list(outcome.deal_roles[0]) if outcome.deal_roles else None,
+            "ms": [[round(1000 * t, 1) for t in spent] for spent in outcome.times],
+        },
+        separators=(",", ":"),
+    )
+
+
+def from_line(line: str) -> tuple[Task, MatchOutcome]:
+    """The task and outcome a ``to_line`` line holds."""
+    row = json.loads(line)
+    names, points = tuple(row["seats"]), tuple(row["points"])
+    roles = [tuple(row["roles"])] if row["roles"] else []
+    times = [[ms / 1000 for ms in spent] for spent in row["ms"]]
+    outcome = MatchOutcome(names, points, None, [list(points)], times, roles)
+    return (row["game"], names, row["seed"]), outcome
+
+
+def read_record(path: Path) -> dict[Task, MatchOutcome]:
+    """Every seated deal a record file holds (a line cut short by a stopped run is skipped)."""
+    done: dict[Task, MatchOutcome] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                task, outcome = from_line(line)
+            except (ValueError, KeyError, TypeError):
+                continue
+            done[task] = outcome
+    return done
+
+
+def play_all(tasks: Sequence[Task], jobs: int, record: Path | None = None) -> list[MatchOutcome]:
+    """Every seated deal, in order (in ``jobs`` worker processes when more than one).
+
+    With ``record``, the deals the file holds are read from it and each deal played is appended
+    to it as soon as it finishes.
+    """
+    done = read_record(record) if record is not None else {}
+    todo = [task for task in dict.fromkeys(tasks) if task not in done]
+    out = None if record is None else record.open("a", encoding="utf-8")
+    if out is not None and record is not None and record.stat().st_size and not _ends_a_line(record):
+        out.write("\n")  # after a line cut short: its remains stay a line of their own, skipped
+    try:
+        if jobs <= 1:
+            for task in todo:
+                _keep(done, task, _play(task), out)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(_play, task): task for task in todo}
+                for future in as_completed(futures):
+                    _keep(done, futures[future], future.result(), out)
+    finally:
+        if out is not None:
+            out.close()
+    return [done[task] for task in tasks]
+
+
+def _ends_a_line(path: Path) -> bool:
+    with path.open("rb") as file:
+        file.seek(-1, 2)
+        return file.read(1) == b"\n"
+
+
+def _keep(done: dict[Task, MatchOutcome], task: Task, outcome: MatchOutcome, out: TextIO | None) -> None:
+    done[task] = outcome
+    if out is not None:
+        out.write(to_line(task, outcome) + "\n")
+        out.flush()
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +325,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", default="h")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="a:b pairs; strong/800 for strong:800")
+    parser.add_argument("--record", type=Path, help="JSON lines of seated deals: read, and appended to")
     args = parser.parse_args(argv)
     pairs = parse_pairs(args.pairs)
     for game_id in args.games.split(","):
@@ -251,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             ):
                 continue  # the same player as told-all here: no kitty order, no stock after bidding
             start = time.perf_counter()
-            outcomes = play_all(seatings(game_id, a, b, args.deals, args.seed), args.jobs)
+            outcomes = play_all(seatings(game_id, a, b, args.deals, args.seed), args.jobs, args.record)
             for line in report(game_id, a, b, outcomes):
                 print(line)
             print(f"{'':<10}   ({time.perf_counter() - start:.0f} s)", flush=True)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bench.hidden_cards
 import cardavia.bots.registry  # noqa: F401  (registers every game's determinizer and model)
 from bench.hidden_cards import (
     TOLD,
     Seat,
     play_all,
     play_deal,
+    read_record,
     report,
     role_figures,
     seatings,
@@ -146,6 +149,59 @@ def test_a_paired_deal_deals_the_same_cards_with_the_bots_swapped(monkeypatch: p
     for seat in (0, 1):
         assert one[seat][1] == other[seat][1]
         assert one[seat][0] != other[seat][0]
+
+
+def test_a_record_keeps_each_seated_deal_and_a_later_run_plays_only_the_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "deals.jsonl"
+    fresh = play_all(seatings("doudizhu", "basic", "random", 2, "r"), jobs=1)
+    first = play_all(seatings("doudizhu", "basic", "random", 1, "r"), jobs=1, record=record)
+    assert len(record.read_text().splitlines()) == 6
+
+    def played_alike(outcome: Any) -> Any:
+        return outcome.seats, outcome.scores, outcome.deal_points, outcome.deal_roles
+
+    assert [played_alike(o) for o in first] == [played_alike(o) for o in fresh[:6]]
+    read = read_record(record)
+    for task, outcome in zip(seatings("doudizhu", "basic", "random", 1, "r"), first, strict=True):
+        assert played_alike(read[task]) == played_alike(outcome)
+        assert [len(t) for t in read[task].times] == [len(t) for t in outcome.times]
+
+    played: list[Any] = []
+    play = bench.hidden_cards._play
+
+    def counted(task: Any) -> Any:
+        played.append(task)
+        return play(task)
+
+    monkeypatch.setattr(bench.hidden_cards, "_play", counted)
+    both = play_all(seatings("doudizhu", "basic", "random", 2, "r"), jobs=1, record=record)
+    assert [seed for _, _, seed in played] == ["r/1"] * 6
+    assert [(o.seats, o.scores, o.deal_roles) for o in both] == [
+        (o.seats, o.scores, o.deal_roles) for o in fresh
+    ]
+    assert len(read_record(record)) == 12
+
+
+def test_a_line_cut_short_by_a_stopped_run_is_played_again(tmp_path: Path) -> None:
+    record = tmp_path / "deals.jsonl"
+    tasks = seatings("briscola", "basic", "random", 2, "c")
+    whole = play_all(tasks, jobs=1, record=record)
+    lines = record.read_text().splitlines()
+    record.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])
+    assert len(read_record(record)) == len(tasks) - 1
+    again = play_all(tasks, jobs=1, record=record)
+    assert [o.scores for o in again] == [o.scores for o in whole]
+    assert len(read_record(record)) == len(tasks)
+
+
+def test_worker_processes_record_every_deal_and_return_them_in_order(tmp_path: Path) -> None:
+    record = tmp_path / "deals.jsonl"
+    tasks = seatings("briscola", "basic", "random", 2, "w")
+    pooled = play_all(tasks, jobs=2, record=record)
+    assert [o.scores for o in pooled] == [o.scores for o in play_all(tasks, jobs=1)]
+    assert set(read_record(record)) == set(tasks)
 
 
 def test_the_figures_are_the_arenas() -> None:
