@@ -51,11 +51,10 @@ from typing import Any, Final
 
 from cardavia.bots.base import Budget
 from cardavia.bots.briscola_heuristics import BRISCOLA_STOCK, BriscolaSeen, score_moves
-from cardavia.bots.determinize import all_placements, is_told, placement_count, sample_places, view_seat
-from cardavia.bots.exact import ExactSolver, best_exact_action
+from cardavia.bots.determinize import is_told, sample_places, view_seat
 from cardavia.bots.models import SearchModel
 from cardavia.bots.search import SearchResult, flat_rollouts
-from cardavia.bots.strong_bot import StrongBot
+from cardavia.bots.strong_bot import StrongBot, solve_exactly
 from cardavia.games.briscola import Play
 from cardavia.games.cards import Card
 from cardavia.games.engine import Action, State, View
@@ -164,30 +163,24 @@ class BriscolaExpertBot(StrongBot):
     level = "expert"
     description = "Reads the opponent's plays to guess its hand, then searches like the strong bot."
 
-    def default_budget(self, game_id: str) -> Budget:
-        return Budget(iterations=self.iterations or ITERATIONS)
+    default_iterations = ITERATIONS
 
     def decide(
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
     ) -> Action:
-        determinizer = model.determinizer
-        hidden = determinizer.hidden(view)
-        if hidden.fully_known:
-            action, _ = best_exact_action(model, determinizer.determinize(view, rng))
-            if action in legal:
-                return action
-        reading = Reading(view, model.random_share(view, rng))
-        if model.exact_worlds and placement_count(hidden) <= model.exact_worlds:
-            totals = dict.fromkeys(legal, 0.0)
-            for placed in all_placements(hidden):
-                weight = reading.likelihood(placed["hand"], rng)
-                world = determinizer.build(view, placed)
-                values = ExactSolver(model, world).action_values(world)
-                for action in legal:
-                    totals[action] += weight * values[action]
-            return max(legal, key=totals.__getitem__)
+        readings: list[Reading] = []
+
+        def read() -> Reading:  # made on first need: a fully known position reads nothing
+            if not readings:
+                readings.append(Reading(view, model.random_share(view, rng)))
+            return readings[0]
+
+        solved = solve_exactly(model, view, legal, rng, lambda placed: read().likelihood(placed["hand"], rng))
+        if solved is not None:
+            return solved
+        reading = read()
         return weighted_rollouts(
-            model, view, legal, rng, reading=reading, iterations=budget.iterations or ITERATIONS
+            model, view, legal, rng, reading=reading, iterations=budget.iterations, seconds=budget.seconds
         ).action
 
 
@@ -198,7 +191,8 @@ def weighted_rollouts(
     rng: random.Random,
     *,
     reading: Reading,
-    iterations: int,
+    iterations: int | None,
+    seconds: float | None = None,
 ) -> SearchResult:
     """Flat Monte Carlo with common random numbers over worlds drawn by weight (``iterations``: playouts)."""
     determinizer = model.determinizer
@@ -216,4 +210,6 @@ def weighted_rollouts(
             placed = sample_places(hidden, rng)
         return determinizer.build(view, placed)
 
-    return flat_rollouts(model, view, legal, rng, iterations=iterations, sample=draw, share=reading.share)
+    return flat_rollouts(
+        model, view, legal, rng, iterations=iterations, seconds=seconds, sample=draw, share=reading.share
+    )

@@ -78,8 +78,7 @@ class SchnapsenExpertBot(SchnapsenStrongBot):
     level = "expert"
     description = "Reads the opponent's play to weigh where the hidden cards lie, and searches longer."
 
-    def default_budget(self, game_id: str) -> Budget:
-        return Budget(iterations=self.iterations or ITERATIONS)
+    default_iterations = ITERATIONS
 
     def decide(
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget

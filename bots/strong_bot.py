@@ -13,16 +13,21 @@ worker process and gives the same answer there.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cardavia.bots.base import Bot, Budget, decision_rng
 from cardavia.bots.basic_bot import POLICIES, BasicBot
-from cardavia.bots.determinize import DETERMINIZERS, Determinizer, placement_count
+from cardavia.bots.determinize import DETERMINIZERS, Determinizer, all_placements, placement_count
 from cardavia.bots.exact import ExactSolver, best_exact_action
 from cardavia.bots.models import MODELS, SearchModel
 from cardavia.bots.search import flat_rollouts, ismcts
+from cardavia.games.cards import Card
 from cardavia.games.engine import Action, View
+
+Weight = Callable[[Mapping[str, list[Card]]], float]
+"""How much a placement of the hidden cards counts (a reading of the opponents' play)."""
 
 
 class StrongBot(Bot):
@@ -31,6 +36,8 @@ class StrongBot(Bot):
     id = "strong"
     level = "strong"
     description = "Searches the cards it cannot see; plays endgames perfectly."
+    default_iterations: ClassVar[int | None] = None
+    """The level's own search budget when not the game model's (an expert searches longer)."""
 
     def __init__(self, seed: str | int | None = None, *, iterations: int | None = None) -> None:
         self.seed = seed
@@ -38,7 +45,7 @@ class StrongBot(Bot):
 
     def default_budget(self, game_id: str) -> Budget:
         model = self._model(game_id)
-        return Budget(iterations=self.iterations or model.iterations)
+        return Budget(iterations=self.iterations or self.default_iterations or model.iterations)
 
     def choose(self, view: View, legal: Sequence[Action], budget: Budget | None = None) -> Action:
         if not legal:
@@ -54,15 +61,9 @@ class StrongBot(Bot):
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
     ) -> Action:
         """The choice among two or more ``legal`` actions within ``budget`` (a game's bot overrides this)."""
-        determinizer = model.determinizer
-        hidden = determinizer.hidden(view)
-        if hidden.fully_known:
-            state = determinizer.determinize(view, rng)
-            action, _ = best_exact_action(model, state)
-            if action in legal:
-                return action
-        elif model.exact_worlds and placement_count(hidden) <= model.exact_worlds:
-            return solve_every_world(model, view, legal)
+        solved = solve_exactly(model, view, legal, rng)
+        if solved is not None:
+            return solved
         search = flat_rollouts if model.algorithm == "flat" else ismcts
         result = search(model, view, legal, rng, iterations=budget.iterations, seconds=budget.seconds)
         return result.action
@@ -75,18 +76,40 @@ class StrongBot(Bot):
             raise ValueError(f"no strong bot for game {game_id!r}") from None
 
 
-def solve_every_world(model: SearchModel, view: View, legal: Sequence[Action]) -> Action:
+def solve_exactly(
+    model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, weight: Weight | None = None
+) -> Action | None:
+    """The exact choice when the view fixes the position or leaves few worlds, else None (search).
+
+    ``weight`` weighs the few worlds (an expert's reading); without it they count alike.
+    """
+    determinizer = model.determinizer
+    hidden = determinizer.hidden(view)
+    if hidden.fully_known:
+        action, _ = best_exact_action(model, determinizer.determinize(view, rng))
+        return action if action in legal else None
+    if model.exact_worlds and placement_count(hidden) <= model.exact_worlds:
+        return solve_every_world(model, view, legal, weight)
+    return None
+
+
+def solve_every_world(
+    model: SearchModel, view: View, legal: Sequence[Action], weight: Weight | None = None
+) -> Action:
     """Solve each world consistent with ``view`` exactly and play the best total (few worlds only).
 
     Each world is solved as if both seats saw everything, so this overrates
     what the opponent knows; with a handful of worlds left it is still far
-    closer than playouts.
+    closer than playouts. With ``weight``, each world's values count by its weight.
     """
+    determinizer = model.determinizer
     totals = dict.fromkeys(legal, 0.0)
-    for world in model.determinizer.every_world(view):
+    for placed in all_placements(determinizer.hidden(view)):
+        world = determinizer.build(view, placed)
+        share = 1.0 if weight is None else weight(placed)
         values = ExactSolver(model, world).action_values(world)
         for action in legal:
-            totals[action] += values[action]
+            totals[action] += share * values[action]
     return max(legal, key=totals.__getitem__)
 
 

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
+from cardavia.bots.determinize import all_placements
 from cardavia.bots.exact import ExactSolver, best_exact_action
 from cardavia.bots.models import MODELS, SearchModel
-from cardavia.bots.strong_bot import StrongBot
+from cardavia.bots.strong_bot import StrongBot, solve_every_world
 from cardavia.games import briscola, scopa
 from cardavia.games.engine import State
 from tests.bots.positions import random_positions
@@ -118,3 +119,28 @@ def test_pruning_and_the_table_save_work() -> None:
     assert solver.table
     assert solver.nodes < count_nodes(state, len(state.log))
     assert ExactSolver(MODELS["briscola"], state).action_values(state) == first
+
+
+def test_few_worlds_are_solved_each_and_weighed_by_the_given_weight() -> None:
+    model = MODELS["briscola"]
+    determinizer = model.determinizer
+    differing = checked = 0
+    for state in endgames("briscola", "weighted-worlds", 2, 40):
+        seat = state.to_move
+        view, legal = state.view(seat), state.legal_actions(seat)
+        placements = list(all_placements(determinizer.hidden(view)))
+        if len(placements) == 1:
+            continue  # nothing hidden
+        assert len(placements) <= model.exact_worlds
+        checked += 1
+        worlds = [determinizer.build(view, placed) for placed in placements]
+        values = [ExactSolver(model, world).action_values(world) for world in worlds]
+        summed = max(legal, key=lambda a: sum(v[a] for v in values))
+        assert solve_every_world(model, view, legal) == summed
+        assert solve_every_world(model, view, legal, lambda placed: 2.0) == summed
+        for only, placed in enumerate(placements):
+            chosen = solve_every_world(model, view, legal, lambda p, placed=placed: float(p == placed))
+            assert values[only][chosen] == max(values[only].values())  # the one world that counts
+            differing += values[only][chosen] > values[only][summed]
+    assert checked >= 8
+    assert differing  # some single world's best move is not the sum's

@@ -6,7 +6,9 @@ import json
 
 import pytest
 
+from cardavia.bots.base import Budget
 from cardavia.bots.registry import LEVELS, catalogue, levels_for, make_bot
+from cardavia.bots.strong_bot import StrongBot
 from cardavia.games.registry import GAMES
 
 
@@ -62,3 +64,15 @@ def test_a_game_can_route_its_levels_to_its_own_bots(monkeypatch: pytest.MonkeyP
     registry.make_bot("briscola", "strong", "s", iterations=5)
     registry.make_bot("briscola", "random", "s")
     assert made == [("strong", "s", 5)]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "iterations"), [("schnapsen", 960), ("briscola", 300), ("doudizhu", 1800)]
+)
+def test_the_expert_searches_its_own_budget_unless_told_another(game_id: str, iterations: int) -> None:
+    expert = make_bot(game_id, "expert", "e")
+    assert isinstance(expert, StrongBot)
+    assert expert.default_budget(game_id) == Budget(iterations=iterations)
+    told = make_bot(game_id, "expert", "e", iterations=40)
+    assert isinstance(told, StrongBot)
+    assert told.default_budget(game_id) == Budget(iterations=40)
