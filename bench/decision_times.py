@@ -1,7 +1,7 @@
 """How long each bot level takes per decision, per game: the figures a room's bot budget is held to.
 
     python -m bench.decision_times [--games briscola,scopa,schnapsen,doudizhu] [--levels strong,expert]
-        [--deals 20] [--seed t] [--opponent strong]
+        [--deals 20] [--seed t] [--opponent strong] [--clock wall|cpu]
 
 For each game and each level named in ``--levels`` (``level`` or ``level:iterations``, as the arena
 names bots), ``--deals`` seeded deals are played bot against bot: the level against ``--opponent``
@@ -17,9 +17,12 @@ the call alone, at every decision, i.e. every turn with two or more legal moves 
 no decision: the server plays it without asking the bot). The figures per game and level are the
 decision count, the median, p90, p99 (nearest rank) and the maximum, in milliseconds.
 
-These are wall-clock times: on a machine shared with other work they include the waits for a
-core, so say how loaded the machine was beside them (the win rates of ``bench.hidden_cards`` do not
-depend on load; these do). Everything runs in this one process, one decision at a time.
+These are wall-clock times by default: on a machine shared with other work they include the waits
+for a core, so say how loaded the machine was beside them (the win rates of ``bench.hidden_cards`` do
+not depend on load; these do). ``--clock cpu`` times the same calls by this process's CPU time
+(``time.process_time``) instead: what a decision costs a core of its own, the time a bot worker
+that has its core answers in, and nearly the same whatever else the machine runs (caches and
+memory are still shared). Everything runs in this one process, one decision at a time.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardavia.bots.arena import BotSpec, arrangements
@@ -37,6 +40,11 @@ from cardavia.games.engine import State
 from cardavia.games.registry import GAMES, get_game
 
 DEFAULT_GAMES = ("briscola", "scopa", "schnapsen", "doudizhu")
+CLOCKS: dict[str, tuple[Callable[[], float], str]] = {
+    "wall": (time.perf_counter, "wall clock"),
+    "cpu": (time.process_time, "CPU time of this process"),
+}
+"""The clocks a decision is timed by, and how the header names each."""
 
 
 def seatings(players: int, same: bool) -> list[tuple[int, ...]]:
@@ -45,7 +53,13 @@ def seatings(players: int, same: bool) -> list[tuple[int, ...]]:
 
 
 def deal_times(
-    game_id: str, level: BotSpec, opponent: BotSpec, seating: Sequence[int], seed: str
+    game_id: str,
+    level: BotSpec,
+    opponent: BotSpec,
+    seating: Sequence[int],
+    seed: str,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> list[float]:
     """Seconds of every decision the ``level`` seats made in one deal, in the order they came."""
     game = get_game(game_id)
@@ -56,22 +70,30 @@ def deal_times(
     deal = len(state.log)
     while (seat := state.to_move) is not None and len(state.log) == deal:
         view, legal = state.view(seat), state.legal_actions(seat)
-        start = time.perf_counter()
+        start = clock()
         action = bots[seat].choose(view, legal)
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if seating[seat] == 0 and len(legal) > 1:
             times.append(elapsed)
         state, _ = state.apply(action, seat=seat)
     return times
 
 
-def level_times(game_id: str, level: BotSpec, opponent: BotSpec, deals: int, seed: str) -> list[float]:
-    """Every decision's seconds of ``level`` over ``deals`` deals in every seating."""
+def level_times(
+    game_id: str,
+    level: BotSpec,
+    opponent: BotSpec,
+    deals: int,
+    seed: str,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
+    """Every decision's seconds of ``level`` over ``deals`` deals in every seating, by ``clock``."""
     players = get_game(game_id).players
     times: list[float] = []
     for deal in range(deals):
         for seating in seatings(players, str(level) == str(opponent)):
-            times += deal_times(game_id, level, opponent, seating, f"{seed}/{game_id}/{deal}")
+            times += deal_times(game_id, level, opponent, seating, f"{seed}/{game_id}/{deal}", clock=clock)
     return times
 
 
@@ -112,6 +134,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--deals", type=int, default=20, help="seeded deals per game and level (default 20)")
     p.add_argument("--seed", default="t", help="deal seed; the same seed deals the same cards")
     p.add_argument("--opponent", default="strong", help="the bot in the other seats (default strong)")
+    p.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="what times a decision (default wall)"
+    )
     return p.parse_args(argv)
 
 
@@ -124,8 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     levels = [BotSpec.parse(name) for name in args.levels.split(",") if name.strip()]
     opponent = BotSpec.parse(args.opponent)
+    clock, clock_name = CLOCKS[args.clock]
     print(
-        f"time per decision (ms, wall clock), {args.deals} deals per game and level, seed {args.seed!r},"
+        f"time per decision (ms, {clock_name}), {args.deals} deals per game and level, seed {args.seed!r},"
         f" against {opponent}"
     )
     print(f"{'game':<10} {'level':<12} {'decisions':>9} {'median':>9} {'p90':>9} {'p99':>9} {'max':>9}")
@@ -138,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if level.level not in offered:
                 print(f"{game_id:<10} {level!s:<12} no such bot (it has {', '.join(offered)} bots)")
                 continue
-            figures = summary(level_times(game_id, level, opponent, args.deals, args.seed))
+            figures = summary(level_times(game_id, level, opponent, args.deals, args.seed, clock=clock))
             print(line(game_id, level, figures), flush=True)
     return 0
 

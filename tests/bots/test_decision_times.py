@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import bench.decision_times
 from bench.decision_times import main, seatings, summary
 from cardavia.bots import registry
 from tests.support.experts import list_quick_expert
@@ -37,6 +38,36 @@ def test_one_line_per_game_and_level_with_count_and_ordered_percentiles(
         median, p90, p99, most = map(float, ms)
         assert 0 <= median <= p90 <= p99 <= most
     assert " ".join(rows[("scopa", "expert")]).startswith("no such bot (it has random, basic, strong")
+
+
+def test_the_cpu_clock_times_the_decisions_by_this_process_cpu_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ticks = iter(range(1_000_000))
+    monkeypatch.setattr(bench.decision_times.time, "process_time", lambda: next(ticks) / 1000)
+    monkeypatch.setitem(bench.decision_times.CLOCKS, "cpu", (bench.decision_times.time.process_time, "CPU"))
+    assert (
+        main(
+            [
+                "--games",
+                "briscola",
+                "--levels",
+                "basic",
+                "--deals",
+                "1",
+                "--opponent",
+                "basic",
+                "--clock",
+                "cpu",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("time per decision (ms, CPU)")
+    count, median, *_, most = out[2].split()[2:]
+    assert int(count) > 0
+    assert float(median) == float(most) == 1.0  # one tick of the stand-in clock per decision
 
 
 def test_the_level_sits_in_every_seat_against_the_opponent_or_fills_the_table_alone() -> None:
