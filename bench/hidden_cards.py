@@ -215,9 +215,11 @@ def play_all(tasks: Sequence[Task], jobs: int, record: Path | None = None) -> li
     """
     done = read_record(record) if record is not None else {}
     todo = [task for task in dict.fromkeys(tasks) if task not in done]
-    out = None if record is None else record.open("a", encoding="utf-8")
-    if out is not None and record is not None and record.stat().st_size and not _ends_a_line(record):
-        out.write("\n")  # after a line cut short: its remains stay a line of their own, skipped
+    out = None
+    if record is not None:
+        out = record.open("a", encoding="utf-8")
+        if record.stat().st_size and not _ends_a_line(record):
+            out.write("\n")  # after a line cut short: its remains stay a line of their own, skipped
     try:
         if jobs <= 1:
             for task in todo:
