@@ -43,6 +43,7 @@ every world holds the true hand and the weights change nothing.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -168,13 +169,8 @@ class BriscolaExpertBot(StrongBot):
     def decide(
         self, model: SearchModel, view: View, legal: Sequence[Action], rng: random.Random, budget: Budget
     ) -> Action:
-        readings: list[Reading] = []
-
-        def read() -> Reading:  # made on first need: a fully known position reads nothing
-            if not readings:
-                readings.append(Reading(view, model.random_share(view, rng)))
-            return readings[0]
-
+        # made on first need: a fully known position reads nothing
+        read = functools.cache(lambda: Reading(view, model.random_share(view, rng)))
         solved = solve_exactly(model, view, legal, rng, lambda placed: read().likelihood(placed["hand"], rng))
         if solved is not None:
             return solved
