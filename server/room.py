@@ -2,12 +2,16 @@
 
 Theory of operation
 -------------------
-Every change to a room happens in one synchronous step on the event loop:
-an action is checked and applied by the engine, and then, before anything
-awaits, each recipient (seat or spectator) gets its own delta computed from
-its previous view, the mover of the next turn gets ``your_turn``, and a bot or
-timer task is scheduled if the next mover is a bot or the turn is timed. So no
-two actions can interleave, and a refused action changes nothing.
+Every change to a room happens in one step under the room's lock: an action
+is checked by the engine and journaled, and then, before anything awaits, the
+room takes the new position, each recipient (seat or spectator) gets its own
+delta computed from its previous view, the mover of the next turn gets
+``your_turn``, and a bot or timer task is scheduled if the next mover is a bot
+or the turn is timed. So no two actions can interleave, and a refused action
+changes nothing. While the journal write is under way a person may sit down
+or ask for a resync: they get the position as it stands, but not
+``your_turn`` in it, since the move being committed replaces it; the delta and
+the turn of the position after it follow.
 
 Bot and timer tasks do their waiting (the pause so people can follow, the
 bot's thinking in a worker) off the room's state, and apply their action only
@@ -102,6 +106,9 @@ class Room:
         """While a person's move is applied: a bot that may answer at once does so (see ``act``)."""
         self._bot_now: int | None = None
         """The bot seat to answer in ``act``'s step, once the move before it is out."""
+        self._committing = False
+        """A move is checked and its journal write is under way: the position the room holds is
+        about to be replaced, so nobody is told it is their turn in it (see ``sit``)."""
         self._legal: tuple[State[Any] | None, int, list[Any]] = (None, -1, [])
         """The legal moves of the state the room holds, for the seat to move: listed once per
         turn for ``your_turn``, the bot and the check of the move that comes."""
@@ -198,7 +205,9 @@ class Room:
         self._changed()
         if self.finished and self.last_result is not None:
             conn.send(self.last_result)  # came back after the end: tell how it ended
-        elif self.state is not None and self.state.to_move == seat:
+        elif self.state is not None and self.state.to_move == seat and not self._committing:
+            # While a move is being committed (a stand-in's, another seat's) the turn waits for
+            # it: the commit's delta comes next, then ``your_turn`` for the position after it.
             self._turn_started()
 
     @staticmethod
@@ -290,6 +299,13 @@ class Room:
         self.entry.state = "playing"
         self.version += 1
         self.auto_moves.clear()
+        now = time.monotonic()
+        for index, slot in enumerate(self.seats):
+            if slot.kind == "human" and slot.conn is None and slot.bot is None and not slot.left:
+                # On the way (a seat taken through another node) or dropped before the start:
+                # the seat waits for its player as for one who dropped, then a stand-in plays it.
+                slot.dropped_at = now
+                self._spawn(self._grace_expiry(index, now))
         for seat in range(len(self.seats)):
             self._snapshot(seat)
         for conn in list(self.spectators):
@@ -341,7 +357,11 @@ class Room:
         entry: dict[str, Any] = {"seat": seat, **action.to_data()}
         if auto:
             entry["auto"] = True
-        await self._journal_action(index, entry)
+        self._committing = True
+        try:
+            await self._journal_action(index, entry)  # raises only when the room is closed under it
+        finally:
+            self._committing = False
         self.state = state
         self.version += 1
         self.accepted += 1
@@ -663,7 +683,9 @@ class Room:
     def snapshot_for(self, seat: int | None, conn: Sink) -> None:
         """A fresh snapshot (resync) for a seat's connection or a spectator."""
         self._snapshot(seat, conn)
-        if seat is not None and self.state is not None and self.state.to_move == seat:
+        if seat is None or self.state is None or self._committing:
+            return  # a move being committed sends the turn of the position after it
+        if self.state.to_move == seat:
             conn.send(self._your_turn(seat))
 
     def _snapshot(self, seat: int | None, conn: Sink | None = None) -> None:

@@ -11,7 +11,7 @@ from cardavia.protocol import messages as m
 from cardavia.protocol.codec import decode_server
 from cardavia.server.bot_runner import BotRunner
 from cardavia.server.lobby import RoomEntry, SeatEntry
-from cardavia.server.room import Room
+from cardavia.server.room import Journal, Room
 
 
 class Person:
@@ -40,9 +40,10 @@ def lone_room(
     bot_delay: float,
     grace_seconds: float = 60.0,
     bots: Any = make_bot,
+    journal: Journal | None = None,
 ) -> Room:
     """A private room of ``game_id`` for one person, the other seats for random bots, with no
-    journal or lobby behind it."""
+    lobby behind it and no journal unless one is given."""
     game = GAMES[game_id]
     entry = RoomEntry(
         room="r-lone", code="LONEROOM", game=game_id, deck=default_tradition(game_id).id,
@@ -56,4 +57,5 @@ def lone_room(
         bot_delay=bot_delay,
         grace_seconds=grace_seconds,
         on_finish=lambda room, record: room.id,
+        journal=journal,
     )
