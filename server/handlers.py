@@ -331,6 +331,14 @@ class RequestHandlers:
 
     async def _start(self, room: Room) -> None:
         await self._shared.lobby.set_state(room.id, "playing")
+        # Seats the lobby gave people through other nodes, who are on their way here with a
+        # reservation: they are theirs, not bots'. No seat is claimed once the room is playing,
+        # so this read sees every claim.
+        shared = await self._shared.lobby.get_room(room.id)
+        for seat, held in enumerate(shared.seats if shared is not None else []):
+            if held.kind == "human" and held.session and room.seats[seat].kind == "open":
+                room.entry.seats[seat] = held
+                room.hold(seat, held.session, held.name or "", guest=held.guest)
         await room.start(match_seed())
 
     async def _on_start(self, conn: Connection, msg: m.Start) -> None:

@@ -11,6 +11,7 @@ from cardavia.server.app import CardaviaServer
 from cardavia.server.lobby import MemoryLobby, SessionEntry
 from tests.support.clients import client, seated_pair
 from tests.support.servers import own_server, server_config
+from tests.support.waiting import wait_until
 
 
 async def test_one_connection_plays_match_after_match_without_running_out_of_rooms(tmp_path: Path) -> None:
@@ -70,6 +71,30 @@ async def test_a_player_who_drops_right_after_joining_comes_back_to_the_seat(tmp
         assert seated.seat == 1
     finally:
         await server.shutdown()
+
+
+async def test_a_player_who_dropped_before_the_start_gets_a_stand_in_after_the_grace_period(
+    tmp_path: Path,
+) -> None:
+    # A private room has no turn timer: without the grace period at the start, nobody would
+    # ever play the absent player's turns.
+    async with own_server(tmp_path, grace_seconds=0.2) as (server, url):
+        anna, bo = await client(url, "Anna"), await client(url, "Bo")
+        await anna.hello()
+        await bo.hello()
+        await anna.send(anna.req.create_room("briscola", humans=2, public=False))
+        made: m.Snapshot = await anna.expect(m.Snapshot)
+        await bo.send(bo.req.join(code=made.room.code))
+        await bo.expect(m.Snapshot)
+        await bo.ws.close()
+        room = server.rooms[made.room.room]
+        await wait_until(lambda: room.seats[1].conn is None, "Bo's connection is gone")
+        await anna.send(anna.req.start())
+        started: m.Snapshot = await anna.expect(m.Snapshot)
+        assert started.room.seats[1]["kind"] == "human"  # still Bo's seat
+        result = await anna.play_until_over(random.Random(5), timeout=10)
+        assert result.reason
+        assert room.auto_moves  # Bo's turns, played by the stand-in and marked in the record
 
 
 async def test_leaving_a_match_hands_the_seat_to_a_bot_at_once_and_for_good(tmp_path: Path) -> None:
