@@ -12,8 +12,7 @@ from cardavia.clients.cli.sdk import BotClient, run_bot
 from cardavia.clients.cli.session import Item, Session
 from cardavia.protocol import messages as m
 from cardavia.server.app import CardaviaServer
-from tests.support.clients import client
-from tests.support.nodes import node_url
+from tests.support.nodes import follow, node_url, redirected
 
 
 async def test_joining_by_code_on_another_node_follows_the_redirect_and_plays_there(
@@ -46,15 +45,7 @@ async def test_a_seat_taken_through_another_node_is_its_players_when_the_room_st
 ) -> None:
     """Bo's join on node b takes the seat in the lobby and sends him to node a; the owner starts
     the room before he is there. The seat waits for him (it is not a bot's), and he plays it."""
-    a, b = nodes
-    anna = await client(node_url(a), "Anna")
-    await anna.hello()
-    await anna.send(anna.req.create_room("briscola", humans=2))
-    made: m.Snapshot = await anna.expect(m.Snapshot)
-    bo = await client(node_url(b), "Bo")
-    await bo.hello()
-    await bo.send(bo.req.join(code=made.room.code))
-    redirect: m.Redirect = await bo.expect(m.Redirect)
+    anna, made, bo, redirect = await redirected(nodes)
     await bo.ws.close()
 
     await anna.send(anna.req.start())
@@ -63,9 +54,7 @@ async def test_a_seat_taken_through_another_node_is_its_players_when_the_room_st
     assert started.room.seats[1]["kind"] == "human"
     assert started.room.seats[1]["name"] == "Bo"
 
-    there = await client(redirect.url, "Bo")
-    await there.hello(resume=bo.resume)
-    await there.send(m.JoinRoom(id=there.req.next_id(), room=redirect.room, reservation=redirect.reservation))
+    there = await follow(bo, redirect)
     seated: m.Snapshot = await there.expect(m.Snapshot)
     assert (seated.room.room, seated.seat) == (made.room.room, 1)
     rng = random.Random(7)

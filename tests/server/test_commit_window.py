@@ -7,6 +7,8 @@ position after it follow."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from cardavia.protocol import messages as m
@@ -52,22 +54,29 @@ def turns_told_before_a_change(received: list[Any]) -> list[m.YourTurn]:
     return stale
 
 
-async def _to_move(room: Room, seat: int, anna: Person) -> None:
-    """Anna (seat 0) plays until ``seat`` is to move."""
-    assert room.state is not None
-    while room.state.to_move != seat:
-        await room.act(0, anna.turns()[-1].legal[0])
-
-
-async def test_a_player_back_while_the_stand_in_moves_is_told_the_turn_after_its_move() -> None:
+@contextlib.asynccontextmanager
+async def bo_to_move(grace_seconds: float = 60.0) -> AsyncIterator[tuple[Room, GatedJournal, Person]]:
+    """A Briscola room of Anna (seat 0) and Bo (seat 1), started and played by Anna until Bo is
+    to move; its journal, and Bo's connection."""
     runner, journal = BotRunner(0), GatedJournal()
-    room = lone_room("briscola", runner, bot_delay=0.0, grace_seconds=0.0, journal=journal)
+    room = lone_room("briscola", runner, bot_delay=0.0, grace_seconds=grace_seconds, journal=journal)
     anna, bo = person("s-anna"), person("s-bo")
     try:
         room.sit(0, anna, "Anna")
         room.sit(1, bo, "Bo")
         await room.start("seed-commit-window")
-        await _to_move(room, 1, anna)
+        assert room.state is not None
+        while room.state.to_move != 1:
+            await room.act(0, anna.turns()[-1].legal[0])
+        yield room, journal, bo
+    finally:
+        journal.gate.set()
+        room.close()
+        runner.close()
+
+
+async def test_a_player_back_while_the_stand_in_moves_is_told_the_turn_after_its_move() -> None:
+    async with bo_to_move(grace_seconds=0.0) as (room, journal, bo):
         journal.seat = 1
         room.dropped(1, bo)  # no grace: the stand-in takes the seat and moves, its write held
         await asyncio.wait_for(journal.waiting.wait(), 5.0)
@@ -89,21 +98,10 @@ async def test_a_player_back_while_the_stand_in_moves_is_told_the_turn_after_its
             await room.act(1, turn.legal[0])  # and it is a move the room takes
         else:
             assert back.turns() == []
-    finally:
-        journal.gate.set()
-        room.close()
-        runner.close()
 
 
 async def test_a_resync_during_a_move_gets_the_position_and_the_turn_after_the_move() -> None:
-    runner, journal = BotRunner(0), GatedJournal()
-    room = lone_room("briscola", runner, bot_delay=0.0, journal=journal)
-    anna, bo = person("s-anna"), person("s-bo")
-    try:
-        room.sit(0, anna, "Anna")
-        room.sit(1, bo, "Bo")
-        await room.start("seed-commit-window")
-        await _to_move(room, 1, anna)
+    async with bo_to_move() as (room, journal, bo):
         journal.seat = 1
         move = asyncio.ensure_future(room.act(1, bo.turns()[-1].legal[0]))
         await asyncio.wait_for(journal.waiting.wait(), 5.0)
@@ -121,7 +119,3 @@ async def test_a_resync_during_a_move_gets_the_position_and_the_turn_after_the_m
         assert room.state is not None
         if room.state.to_move == 1:
             assert [t.seq for t in bo.turns()][-1] == bo.seq()
-    finally:
-        journal.gate.set()
-        room.close()
-        runner.close()
