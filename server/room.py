@@ -247,11 +247,17 @@ class Room:
         if slot.conn is not conn:
             return
         slot.conn = None
-        slot.dropped_at = time.monotonic()
         if self.state is None:
+            slot.dropped_at = time.monotonic()  # its grace period starts with the match (``start``)
             return
-        self._spawn(self._grace_expiry(seat, slot.dropped_at))
+        self._await_player(seat, time.monotonic())
         self._changed()
+
+    def _await_player(self, seat: int, since: float) -> None:
+        """The seat's player is not here: the seat waits the grace period from ``since`` for them,
+        then a stand-in plays it."""
+        self.seats[seat].dropped_at = since
+        self._spawn(self._grace_expiry(seat, since))
 
     async def _grace_expiry(self, seat: int, dropped_at: float) -> None:
         await asyncio.sleep(self._grace)
@@ -304,8 +310,7 @@ class Room:
             if slot.kind == "human" and slot.conn is None and slot.bot is None and not slot.left:
                 # On the way (a seat taken through another node) or dropped before the start:
                 # the seat waits for its player as for one who dropped, then a stand-in plays it.
-                slot.dropped_at = now
-                self._spawn(self._grace_expiry(index, now))
+                self._await_player(index, now)
         for seat in range(len(self.seats)):
             self._snapshot(seat)
         for conn in list(self.spectators):
@@ -658,8 +663,7 @@ class Room:
         for index, slot in enumerate(self.seats):
             slot.recipient.snapshot(state.view(index), self.version)
             if slot.kind == "human":
-                slot.dropped_at = now
-                self._spawn(self._grace_expiry(index, now))
+                self._await_player(index, now)
         if state.is_over:
             # The match ended on the node that died, which may not have written its record:
             # finish it here (the same record, under the same id), so a player who comes back
