@@ -35,12 +35,6 @@ class GatedJournal:
             await self.gate.wait()
 
 
-def person(session: str) -> Person:
-    one = Person()
-    one.session = session
-    return one
-
-
 def turns_told_before_a_change(received: list[Any]) -> list[m.YourTurn]:
     """``your_turn`` messages a snapshot or delta followed: turns told for a position that the
     room replaced without the person moving (they never move in these tests)."""
@@ -60,7 +54,7 @@ async def bo_to_move(grace_seconds: float = 60.0) -> AsyncIterator[tuple[Room, G
     to move; its journal, and Bo's connection."""
     runner, journal = BotRunner(0), GatedJournal()
     room = lone_room("briscola", runner, bot_delay=0.0, grace_seconds=grace_seconds, journal=journal)
-    anna, bo = person("s-anna"), person("s-bo")
+    anna, bo = Person("s-anna"), Person("s-bo")
     try:
         room.sit(0, anna, "Anna")
         room.sit(1, bo, "Bo")
@@ -81,7 +75,7 @@ async def test_a_player_back_while_the_stand_in_moves_is_told_the_turn_after_its
         room.dropped(1, bo)  # no grace: the stand-in takes the seat and moves, its write held
         await asyncio.wait_for(journal.waiting.wait(), 5.0)
 
-        back = person("s-bo")
+        back = Person("s-bo")
         room.sit(1, back, "Bo")
         assert isinstance(back.received[0], m.Snapshot)
         assert back.turns() == []  # the stand-in's move is on its way: no turn in the old position

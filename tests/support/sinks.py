@@ -17,9 +17,8 @@ from cardavia.server.room import Journal, Room
 class Person:
     """A stand-in connection that keeps what it is sent, decoded."""
 
-    session = "s-person"
-
-    def __init__(self) -> None:
+    def __init__(self, session: str = "s-person") -> None:
+        self.session = session
         self.received: list[Any] = []
 
     def send(self, message: Any) -> None:
